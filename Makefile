@@ -1,0 +1,38 @@
+# hpcaas-bench: reproducible HPC benchmarking with Spack and Ramble.  `make help` lists targets.
+SHELL := /bin/bash
+SYSTEM ?= local
+STUDY ?= smoke
+export HPCAAS_SYSTEM := $(SYSTEM)
+PYTHON := .venv/bin/python
+
+.DEFAULT_GOAL := help
+.PHONY: help setup system mirror smoke run test bench clean
+
+help: ## List the targets
+	@grep -hE '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-12s %s\n", $$1, $$2}'
+
+setup: ## Clone pinned Spack + Ramble, make the venv, configure both, fill the source mirror (idempotent)
+	@scripts/setup.sh
+
+system: ## (Re)describe this machine as configs/local/ (compilers, MPI externals, target, launcher)
+	@scripts/make-system.sh
+
+mirror: ## Fill mirror/ with Debian's pristine upstream tarballs of the sources Spack builds
+	@scripts/mirror.sh
+
+smoke: ## The main job: HPCC built by Spack, {openmpi, mpich} x {1, 2} ranks -> results/smoke/results.csv
+	@scripts/run-study.sh smoke $(SYSTEM)
+
+run: ## Run any study: make run STUDY=<ramble-workspaces/ folder> [SYSTEM=<configs/ folder>]
+	@scripts/run-study.sh $(STUDY) $(SYSTEM)
+
+test: ## Run the test suite (unit tests + the smoke study for real)
+	@scripts/setup.sh
+	@$(PYTHON) -m pytest
+
+bench: ## Measure speed targets (analysis on 1,000,000 rows)
+	@$(PYTHON) -m analysis.bench
+
+clean: ## Remove generated workspace state and results (keeps tools, venv and Spack installs)
+	@rm -rf results && for ws in ramble-workspaces/*/; do \
+	  find "$$ws" -mindepth 1 -maxdepth 1 ! -name configs ! -name README.md -exec rm -rf {} +; done

@@ -1,0 +1,84 @@
+from ramble.appkit import *
+from ramble.app.builtin.hpcc import Hpcc as BuiltinHpcc
+
+# HPCC's input (the HPL.dat layout plus PTRANS lines). Only the problem size, block size and
+# process grid vary; the rest is HPCC's own _hpccinf.txt.
+HPCCINF_LINES = [
+    "HPLinpack benchmark input file",
+    "Innovative Computing Laboratory, University of Tennessee",
+    "HPL.out      output file name (if any)",
+    "8            device out (6=stdout,7=stderr,file)",
+    "1            # of problems sizes (N)",
+    "{hpl_n}         Ns",
+    "1            # of NBs",
+    "{hpl_nb}           NBs",
+    "0            PMAP process mapping (0=Row-,1=Column-major)",
+    "1            # of process grids (P x Q)",
+    "{hpl_p}            Ps",
+    "{hpl_q}            Qs",
+    "16.0         threshold",
+    "1            # of panel fact",
+    "2            PFACTs (0=left, 1=Crout, 2=Right)",
+    "1            # of recursive stopping criterium",
+    "4            NBMINs (>= 1)",
+    "1            # of panels in recursion",
+    "2            NDIVs",
+    "1            # of recursive panel fact.",
+    "1            RFACTs (0=left, 1=Crout, 2=Right)",
+    "1            # of broadcast",
+    "1            BCASTs (0=1rg,1=1rM,2=2rg,3=2rM,4=Lng,5=LnM)",
+    "1            # of lookahead depth",
+    "1            DEPTHs (>=0)",
+    "2            SWAP (0=bin-exch,1=long,2=mix)",
+    "64           swapping threshold",
+    "0            L1 in (0=transposed,1=no-transposed) form",
+    "0            U  in (0=transposed,1=no-transposed) form",
+    "1            Equilibration (0=no,1=yes)",
+    "8            memory alignment in double (> 0)",
+    "##### This line (no. 32) is ignored (it serves as a separator). ######",
+    "0            Number of additional problem sizes for PTRANS",
+    "1200 10000 30000   values of N",
+    "0            number of additional blocking sizes for PTRANS",
+    "40 9 8 13 13 20 16 32 64   values of NB",
+]
+
+
+class Hpcc(BuiltinHpcc):
+    """HPC Challenge, with its input written for each experiment and a success criterion.
+
+    Ramble's builtin hpcc downloads a stock input for a 2 x 2 grid and copies it as
+    _hpccinf.txt, which HPCC does not read: HPCC then silently runs built-in sizes and the
+    builtin app still reports SUCCESS. This one writes hpccinf.txt from the variables below
+    (no download) and succeeds only when HPCC reached its end without an HPL error.
+    """
+
+    name = "hpcc"
+
+    maintainers("hpcaas-bench")
+
+    executable(
+        "write-input",
+        template=["printf '%s\\n' "
+                  + " ".join(f"'{line}'" for line in HPCCINF_LINES)
+                  + " > {experiment_run_dir}/hpccinf.txt"],
+        use_mpi=False,
+        redirect="",
+    )
+
+    workload("sized", executables=["write-input", "execute"])
+
+    workload_variable("hpl_n", default="1000", workloads=["sized"],
+                      description="HPL problem size N (memory ~ 8 N^2 bytes over all ranks)")
+    workload_variable("hpl_nb", default="80", workloads=["sized"], description="HPL block size NB")
+    workload_variable("hpl_p", default="1", workloads=["sized"],
+                      description="Process grid rows P (P x Q must equal n_ranks)")
+    workload_variable("hpl_q", default="{n_ranks}", workloads=["sized"],
+                      description="Process grid columns Q (P x Q must equal n_ranks)")
+    workload_variable("out_file", default="{experiment_run_dir}/hpccoutf.txt",
+                      workloads=["standard", "sized"], description="Output file HPCC writes")
+
+    # HPCC prints its end line even after a failed HPL, so both criteria must hold.
+    success_criteria("hpcc-finished", mode="string",
+                     match=r".*End of HPC Challenge tests", file="{out_file}")
+    success_criteria("hpl-no-error", mode="string",
+                     anti_match=r".*HPL ERROR", file="{out_file}")
