@@ -1,0 +1,84 @@
+"""The main job for real: HPCC built by Spack, run by Ramble, exported as tidy CSV."""
+
+import re
+import subprocess
+
+import pandas as pd
+import pytest
+import yaml
+
+from conftest import ROOT
+
+EXPERIMENTS = {f"hpcc-{mpi}-{n}ranks": (mpi, n) for mpi in ("openmpi", "mpich") for n in (1, 2)}
+ALWAYS = {"HPL_Tflops": "Tflops", "StarDGEMM_Gflops": "Gflops", "StarSTREAM_Triad": "GB/s",
+          "MPIRandomAccess_GUPs": "GUP/s", "MPIFFT_Gflops": "Gflops", "SingleDGEMM_Gflops": "Gflops",
+          "PTRANS_GBs": "GB/s"}
+# HPCC measures ping-pong only between two ranks or more.
+TWO_RANKS = {"MaxPingPongLatency_usec": "usec", "MinPingPongBandwidth_GBytes": "GB/s"}
+
+
+@pytest.fixture(scope="module")
+def smoke(project):
+    proc = subprocess.run(["make", "smoke"], cwd=ROOT, capture_output=True, text=True, timeout=1800)
+    assert proc.returncode == 0, proc.stdout[-4000:] + proc.stderr[-4000:]
+    return proc.stdout, pd.read_csv(ROOT / "results/smoke/results.csv", dtype={"project_commit": str})
+
+
+def short(name):
+    return name.split(".")[-1]
+
+
+def test_four_experiments_all_successful(smoke):
+    _, df = smoke
+    df["short"] = df["experiment"].map(short)
+    assert set(df["short"]) == set(EXPERIMENTS)
+    assert set(df["status"]) == {"SUCCESS"}
+    for name, (mpi, ranks) in EXPERIMENTS.items():
+        rows = df[df["short"] == name]
+        assert set(rows["mpi"]) == {mpi} and set(rows["ranks"]) == {ranks}
+        assert set(rows["application"]) == {"hpcc"} and set(rows["workload"]) == {"sized"}
+        assert set(rows["system"]) == {"local"} and set(rows["compiler"]) == {"gcc"}
+        assert set(rows["nodes"]) == {1} and set(rows["threads"]) == {1}
+        assert len(rows) >= 7
+        expected = dict(ALWAYS, **(TWO_RANKS if ranks == 2 else {}))
+        got = dict(zip(rows["metric"], rows["unit"]))
+        for metric, unit in expected.items():
+            assert got.get(metric) == unit, (name, metric)
+        assert (rows["value"] > 0).all(), rows[rows["value"] <= 0]
+
+
+def test_provenance_on_every_row(smoke):
+    _, df = smoke
+    head = subprocess.run(["git", "rev-parse", "HEAD"], cwd=ROOT, capture_output=True, text=True).stdout.strip()
+    target = yaml.safe_load((ROOT / "configs/local/system.yaml").read_text())["processor"]["target"]
+    assert set(df["project_commit"]) == {head}
+    assert set(df["target"]) == {target}
+    assert df["spack_lock_hash"].str.fullmatch(r"[0-9a-f]{64}").all()
+    assert df["timestamp"].notna().all()
+
+
+def test_values_are_exactly_those_hpcc_printed(smoke):
+    # Ramble's regexes against HPCC's own summary section, value for value.
+    _, df = smoke
+    for name in EXPERIMENTS:
+        log = (ROOT / f"ramble-workspaces/smoke/experiments/hpcc/sized/{name}/hpccoutf.txt").read_text()
+        summary = log.split("Begin of Summary section.")[1]
+        printed = {k: float(v) for k, v in re.findall(r"^(\w+)=([-0-9.eE+]+)$", summary, re.M)}
+        rows = df[df["experiment"].map(short) == name]
+        for metric, value in zip(rows["metric"], rows["value"]):
+            assert value == pytest.approx(printed[metric], rel=1e-12), (name, metric)
+
+
+def test_launch_lines_use_each_systems_mpi(smoke):
+    variables = yaml.safe_load((ROOT / "configs/local/ramble/variables.yaml").read_text())["variables"]
+    for name, (mpi, ranks) in EXPERIMENTS.items():
+        script = (ROOT / f"ramble-workspaces/smoke/experiments/hpcc/sized/{name}/execute_experiment").read_text()
+        assert f"{variables[mpi + '_mpirun']} -n {ranks} hpcc" in script
+        assert f"software/hpcc-{mpi}" in script
+        inp = (ROOT / f"ramble-workspaces/smoke/experiments/hpcc/sized/{name}/hpccinf.txt").read_text().splitlines()
+        assert inp[5].split()[0] == "1000" and inp[10].split()[0] == "1" and inp[11].split()[0] == str(ranks)
+
+
+def test_summary_table_printed(smoke):
+    out, _ = smoke
+    assert "HPL_Tflops" in out and "hpcc-mpich-2ranks" in out
