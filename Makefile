@@ -6,7 +6,7 @@ export HPCAAS_SYSTEM := $(SYSTEM)
 PYTHON := .venv/bin/python
 
 .DEFAULT_GOAL := help
-.PHONY: help setup system mirror smoke run test bench clean
+.PHONY: help setup system mirror smoke run test bench clean foms
 
 help: ## List the targets
 	@grep -hE '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-12s %s\n", $$1, $$2}'
@@ -36,3 +36,7 @@ bench: ## Measure speed targets (analysis on 1,000,000 rows)
 clean: ## Remove generated workspace state and results (keeps tools, venv and Spack installs)
 	@rm -rf results && for ws in ramble-workspaces/*/; do \
 	  find "$$ws" -mindepth 1 -maxdepth 1 ! -name configs ! -name README.md -exec rm -rf {} +; done
+
+foms: ## FOMs a Ramble app extracts from a log: make foms APP=<app> LOG=<file> [WORKLOAD=<w>] [VARS='n_ranks=2']
+	@test -n "$(APP)" -a -n "$(LOG)" || { echo "usage: make foms APP=<ramble application> LOG=<file> [WORKLOAD=<w>]" >&2; exit 2; }
+	@. ./setup-env.sh && ramble python scripts/foms.py "$(APP)" "$(abspath $(LOG))" $(WORKLOAD) $(VARS)

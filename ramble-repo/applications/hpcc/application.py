@@ -67,18 +67,25 @@ class Hpcc(BuiltinHpcc):
 
     workload("sized", executables=["write-input", "execute"])
 
-    workload_variable("hpl_n", default="1000", workloads=["sized"],
-                      description="HPL problem size N (memory ~ 8 N^2 bytes over all ranks)")
+    # The stock input (standard workload) is N=1000 on a 2 x 2 grid.
+    for workloads, n, p, q in ((["sized"], "1000", "1", "{n_ranks}"), (["standard"], "1000", "2", "2")):
+        workload_variable("hpl_n", default=n, workloads=workloads,
+                          description="HPL problem size N (memory ~ 8 N^2 bytes over all ranks)")
+        workload_variable("hpl_p", default=p, workloads=workloads,
+                          description="Process grid rows P (P x Q must equal n_ranks)")
+        workload_variable("hpl_q", default=q, workloads=workloads,
+                          description="Process grid columns Q (P x Q must equal n_ranks)")
     workload_variable("hpl_nb", default="80", workloads=["sized"], description="HPL block size NB")
-    workload_variable("hpl_p", default="1", workloads=["sized"],
-                      description="Process grid rows P (P x Q must equal n_ranks)")
-    workload_variable("hpl_q", default="{n_ranks}", workloads=["sized"],
-                      description="Process grid columns Q (P x Q must equal n_ranks)")
     workload_variable("out_file", default="{experiment_run_dir}/hpccoutf.txt",
                       workloads=["standard", "sized"], description="Output file HPCC writes")
 
-    # HPCC prints its end line even after a failed HPL, so both criteria must hold.
+    # HPCC prints its end line even after a failed HPL, and when the input does not fit the
+    # ranks it silently runs its own sizes: the run counts only if HPL used our N and grid.
     success_criteria("hpcc-finished", mode="string",
                      match=r".*End of HPC Challenge tests", file="{out_file}")
     success_criteria("hpl-no-error", mode="string",
                      anti_match=r".*HPL ERROR", file="{out_file}")
+    success_criteria("hpl-requested-n", mode="string",
+                     match=r"^N\s+:\s+{hpl_n}\s*$", file="{out_file}")
+    success_criteria("hpl-requested-q", mode="string",
+                     match=r"^Q\s+:\s+{hpl_q}\s*$", file="{out_file}")
