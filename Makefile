@@ -6,7 +6,7 @@ export HPCAAS_SYSTEM := $(SYSTEM)
 PYTHON := .venv/bin/python
 
 .DEFAULT_GOAL := help
-.PHONY: help setup system mirror smoke run test bench clean foms
+.PHONY: help setup system systems mirror smoke run test bench clean foms profile slurm-up slurm-down
 
 help: ## List the targets
 	@grep -hE '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-12s %s\n", $$1, $$2}'
@@ -16,6 +16,9 @@ setup: ## Clone pinned Spack + Ramble, make the venv, configure both, fill the s
 
 system: ## (Re)describe this machine as configs/local/ (compilers, MPI externals, target, launcher)
 	@scripts/make-system.sh
+
+systems: ## Table of every system in configs/: cores/node, target, network, R_peak per node, price per node-hour
+	@$(PYTHON) -m analysis.systems table
 
 mirror: ## Fill mirror/ with Debian's pristine upstream tarballs of the sources Spack builds
 	@scripts/mirror.sh
@@ -40,3 +43,13 @@ clean: ## Remove generated workspace state and results (keeps tools, venv and Sp
 foms: ## FOMs a Ramble app extracts from a log: make foms APP=<app> LOG=<file> [WORKLOAD=<w>] [VARS='n_ranks=2']
 	@test -n "$(APP)" -a -n "$(LOG)" || { echo "usage: make foms APP=<ramble application> LOG=<file> [WORKLOAD=<w>]" >&2; exit 2; }
 	@. ./setup-env.sh && ramble python scripts/foms.py "$(APP)" "$(abspath $(LOG))" $(WORKLOAD) $(VARS)
+
+profile: ## Per-function time of an HPCToolkit database: make profile DB=<database dir> [OUT=<csv>] [TOP=20]
+	@test -n "$(DB)" || { echo "usage: make profile DB=<hpctoolkit database> [OUT=<csv>] [TOP=<n>]" >&2; exit 2; }
+	@$(PYTHON) -m analysis.hpctoolkit "$(DB)" $(if $(OUT),-o "$(OUT)") --top $(or $(TOP),20)
+
+slurm-up: ## Start this machine's own Slurm cluster (munged, slurmctld, slurmd x2) in .slurm/
+	@slurm/up.sh
+
+slurm-down: ## Stop the Slurm cluster started by slurm-up (by its own PIDs)
+	@slurm/down.sh

@@ -1,10 +1,13 @@
 #!/usr/bin/env bash
 # Debian packages the project uses: compilers, MPI and BLAS as Spack externals, dpkg-dev for
-# `apt-get source` (the source mirror). Installs only what is missing, so a second run is quick.
+# `apt-get source` (the source mirror), and the applications that cannot be built from source
+# offline (GROMACS, LAMMPS, CP2K), used as Spack externals by the local-apps study.
+# Installs only what is missing, so a second run is quick.
 source "$(dirname "$0")/lib.sh"
 
 PACKAGES=(gcc g++ gfortran make patch xz-utils bzip2 unzip file git dpkg-dev
-          openmpi-bin libopenmpi-dev mpich libmpich-dev libopenblas-dev)
+          openmpi-bin libopenmpi-dev mpich libmpich-dev libopenblas-dev
+          gromacs lammps lammps-examples cp2k cp2k-data)
 
 missing=()
 for p in "${PACKAGES[@]}"; do

@@ -10,7 +10,9 @@ and lib/ point at the Debian directories.
 import argparse
 import os
 import platform
+import re
 import subprocess
+from datetime import date
 from pathlib import Path
 
 import yaml
@@ -66,20 +68,117 @@ def openblas_external(cache: Path):
     return {"externals": [{"spec": f"openblas@{version}", "prefix": str(prefix)}], "buildable": False}
 
 
-def cpu_facts():
-    info = {}
-    for line in subprocess.run(["lscpu"], capture_output=True, text=True, env={**os.environ, "LC_ALL": "C"}).stdout.splitlines():
-        key, _, value = line.partition(":")
-        info[key.strip()] = value.strip()
+# Applications Debian ships and this offline machine cannot build from source: Spack externals
+# at their Debian prefix (so `spack env activate` puts them on PATH), not buildable.
+# name -> (Debian package, prefix, how much of the Debian version is the upstream one)
+DEBIAN_APPS = {
+    "gromacs": ("gromacs", "/usr", r"\d+\.\d+"),
+    "lammps": ("lammps", "/usr", r"\d{8}"),  # 20220106.git7586adbb6a+ds1 -> 20220106
+    "cp2k": ("cp2k", "/usr", r"\d+\.\d+"),
+    "openfoam": ("openfoam", "/usr/lib/openfoam/openfoam{version}", r"\d{4}"),  # ESI v1912
+}
+
+
+def debian_app_externals():
+    found = {}
+    for name, (package, prefix, upstream) in DEBIAN_APPS.items():
+        version = deb_version(package)
+        if not version:
+            continue
+        version = re.match(upstream, version).group(0)
+        found[name] = {"externals": [{"spec": f"{name}@{version}", "prefix": prefix.format(version=version)}],
+                       "buildable": False}
+    return found
+
+
+def lscpu():
+    out = subprocess.run(["lscpu"], capture_output=True, text=True, env={**os.environ, "LC_ALL": "C"}).stdout
+    return {k.strip(): v.strip() for k, _, v in (line.partition(":") for line in out.splitlines())}
+
+
+def cpu_flags():
+    for line in open("/proc/cpuinfo"):
+        if line.startswith(("flags", "Features")):
+            return set(line.split(":", 1)[1].split())
+    return set()
+
+
+def base_clock(info):
+    """GHz from the model name (Intel: '@ 2.10GHz'), else lscpu's max MHz, else the TSC rate
+    a KVM guest reports as BogoMIPS / 2: each says where it came from."""
+    named = re.search(r"@\s*([0-9.]+)\s*GHz", info.get("Model name", ""))
+    if named:
+        return float(named.group(1)), "from the model name"
+    if info.get("CPU max MHz"):
+        return round(float(info["CPU max MHz"]) / 1000, 3), "lscpu CPU max MHz"
+    return round(float(info.get("BogoMIPS", 2000)) / 2000, 3), "BogoMIPS / 2 (the TSC rate; a VM hides the nominal clock)"
+
+
+def vector_facts(flags):
+    """Widest DP SIMD and DP FLOP/cycle/core, assuming two FMA pipes (true of Zen 2-4 and of
+    Intel server cores since Haswell); not verified against the vendor for this SKU."""
+    width = 512 if "avx512f" in flags else 256 if "avx2" in flags or "avx" in flags else 128
+    fma = 2 if ("fma" in flags or "asimd" in flags) else 1
+    return width, 2 * (width // 64) * fma
+
+
+def fact(value, source, note=None, verified=None):
+    out = {"value": value, "source": source}
+    if note:
+        out["note"] = note
+    if verified is not None:
+        out["verified"] = verified
+    return out
+
+
+def system_facts(target, launchers):
+    """configs/local/system.yaml in the schema's {value, source} form (configs/schema/)."""
+    info, flags = lscpu(), cpu_flags()
     mem_kib = int(next(l.split()[1] for l in open("/proc/meminfo") if l.startswith("MemTotal")))
+    ghz, clock_note = base_clock(info)
+    width, flops = vector_facts(flags)
+    today = date.today().isoformat()
     return {
-        "model": info.get("Model name", "unknown"),
-        "vendor": info.get("Vendor ID", "unknown"),
-        "sockets": int(info.get("Socket(s)", 1)),
-        "cores_per_socket": int(info.get("Core(s) per socket", os.cpu_count())),
-        "threads_per_core": int(info.get("Thread(s) per core", 1)),
-        "cpus": os.cpu_count(),
-        "memory_gib": round(mem_kib / 2**20, 1),
+        "name": "local",
+        "description": f"This machine ({platform.node()}), described by make system on {today}",
+        "kind": "on-premises",
+        "studies": [],
+        "sources": {
+            "lscpu": f"lscpu and /proc/cpuinfo on {platform.node()}, {today}",
+            "meminfo": f"/proc/meminfo on {platform.node()}, {today}",
+            "spack-arch": "spack arch --target (archspec)",
+            "make-system": "scripts/local_system.py of this project: one node, MPI over shared memory, no batch scheduler",
+        },
+        "site": fact("this machine", "make-system"),
+        "integrator": fact("n/a (one machine)", "make-system"),
+        "nodes": fact(1, "make-system"),
+        "processor": {
+            "vendor": fact(info.get("Vendor ID", "unknown"), "lscpu"),
+            "model": fact(info.get("Model name", "unknown"), "lscpu"),
+            "architecture": fact(platform.machine(), "lscpu"),
+            "target": fact(target, "spack-arch"),
+        },
+        "sockets": fact(int(info.get("Socket(s)", 1)), "lscpu"),
+        "cores_per_socket": fact(int(info.get("Core(s) per socket", os.cpu_count())), "lscpu"),
+        "threads_per_core": fact(int(info.get("Thread(s) per core", 1)), "lscpu"),
+        "base_clock_ghz": fact(ghz, "lscpu", clock_note, verified=False),
+        "vector_width_bits": fact(width, "lscpu", "widest DP SIMD in the CPU flags"),
+        "dp_flops_per_cycle": fact(flops, "lscpu", "2 FMA pipes x SIMD width / 64 bit x 2 FLOP (assumed)", verified=False),
+        "memory_per_node_gib": fact(round(mem_kib / 2**20, 1), "meminfo"),
+        "memory_bandwidth": {"specified_gbs_per_node": fact(None, "make-system", "not known for this machine"),
+                             "measured_gbs_per_node": fact(None, "make-system", "run the stream study to measure it")},
+        "gpus": [],
+        "interconnect": {
+            "kind": fact("ethernet", "make-system", "one node: ranks talk over shared memory"),
+            "name": fact("none (single node)", "make-system"),
+            "speed_gbps": fact(None, "make-system"),
+            "topology": fact(None, "make-system"),
+        },
+        "filesystems": fact(sorted({line.split()[2] for line in open("/proc/mounts")
+                                    if line.split()[1] == "/"}), "make-system", "the root file system"),
+        "scheduler": fact("local", "make-system"),
+        "launcher": {"command": fact("mpirun", "make-system", "each MPI's own mpirun: " + ", ".join(sorted(launchers))),
+                     "binding": fact("--bind-to core (Open MPI), -bind-to core (MPICH)", "make-system")},
     }
 
 
@@ -105,35 +204,35 @@ def main():
     blas = openblas_external(cache)
     if blas:
         packages["openblas"] = blas
+    packages.update(debian_app_externals())
     packages_file.write_text(yaml.safe_dump({"packages": packages}, sort_keys=False))
 
-    cpu = cpu_facts()
-    root = os.geteuid() == 0
-    facts = {
-        "name": "local",
-        "description": f"This machine ({platform.node()}), generated by make system",
-        "processor": {"vendor": cpu["vendor"], "model": cpu["model"], "target": args.target},
-        "sockets": cpu["sockets"],
-        "cores_per_socket": cpu["cores_per_socket"],
-        "threads_per_core": cpu["threads_per_core"],
-        "memory_gib": cpu["memory_gib"],
-        "scheduler": "local",
-        "mpi": sorted(launchers),
-    }
+    facts = system_facts(args.target, launchers)
     (args.out / "system.yaml").write_text(
-        "# Generated by `make system` on this machine: do not commit.\n" + yaml.safe_dump(facts, sort_keys=False))
+        "# Generated by `make system` on this machine: do not commit (configs/local.example/ shows the shape).\n"
+        + yaml.safe_dump(facts, sort_keys=False))
 
+    cores = facts["sockets"]["value"] * facts["cores_per_socket"]["value"]
     variables = {
         "system": "local",
         "target": args.target,
-        "processes_per_node": str(cpu["cpus"]),
-        # An experiment picks its launcher by its `mpi` variable: {openmpi_mpirun} or {mpich_mpirun}.
+        "processes_per_node": str(cores),
+        "n_threads": "1",
+        "batch_time": "00:30:00",
+        # An experiment picks its launcher by its `mpi` variable: launcher_openmpi or launcher_mpich.
+        # The default MPI (studies sweep `mpi`); an experiment's launcher follows it.
+        "mpi": "openmpi" if "openmpi" in launchers else min(launchers, default="none"),
+        "launcher": "{mpi}",
+        **{f"launcher_{name}": f"{path} -n {{n_ranks}}" for name, path in launchers.items()},
+        # Kept for studies that name the MPI's mpirun directly.
         **{f"{name}_mpirun": path for name, path in launchers.items()},
-        "mpi_command": "{{mpi}_mpirun} -n {n_ranks}",
+        "fabric": "shm",
+        "fabric_env_shm": "",
+        "mpi_command": "{launcher_{launcher}}",
         "batch_submit": "{execute_experiment}",
     }
     env = {"OMPI_MCA_btl_vader_single_copy_mechanism": "none"}
-    if root:  # Open MPI refuses to run as root without both of these.
+    if os.geteuid() == 0:  # Open MPI refuses to run as root without both of these.
         env.update(OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1")
     (args.out / "ramble").mkdir(exist_ok=True)
     (args.out / "ramble" / "variables.yaml").write_text(
@@ -142,6 +241,12 @@ def main():
     (args.out / "ramble" / "env_vars.yaml").write_text(
         "# Generated by `make system`: environment every experiment on this machine gets.\n"
         + yaml.safe_dump({"env_vars": {"set": env}}, sort_keys=False))
+    (args.out / "ramble" / "fabrics.yaml").write_text(
+        "# Generated by `make system`: one node, so MPI uses shared memory and there is no fabric to choose.\n"
+        + yaml.safe_dump({"fabrics": {"shm": {}}}, sort_keys=False))
+    (args.out / "ramble" / "batch.tpl").write_text(
+        "#!/bin/bash\n# Generated by `make system`: no scheduler here, so an experiment's script just runs.\n"
+        "export OMP_NUM_THREADS={n_threads}\ncd \"{experiment_run_dir}\"\n{command}\n")
 
 
 if __name__ == "__main__":

@@ -7,6 +7,7 @@ cd "$HPCAAS_ROOT"
 . ./setup-env.sh
 
 out=configs/local
+mkdir -p configs
 tmp=$(mktemp -d "$HPCAAS_ROOT/configs/.local.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 export SPACK_USER_CONFIG_PATH=$tmp/spack

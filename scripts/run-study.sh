@@ -1,27 +1,58 @@
 #!/usr/bin/env bash
-# Run one study's Ramble workspace on one system: set up (Spack builds), run, analyse, then
-# export the tidy CSV to results/<study>/. Usage: scripts/run-study.sh STUDY [SYSTEM]
+# Run one study's Ramble workspace on one system: set up (Spack builds), run (through the
+# system's scheduler), analyse, then export the tidy CSV to results/<study>/.
+# Usage: scripts/run-study.sh STUDY [SYSTEM]
+# Exit status: 0 every experiment succeeded; 1 setup failed or an experiment FAILED (the CSV
+# still has every experiment, failed ones with status FAILED and no value).
 source "$(dirname "$0")/lib.sh"
 study=${1:?usage: run-study.sh STUDY [SYSTEM]}
 export HPCAAS_SYSTEM=${2:-${HPCAAS_SYSTEM:-local}}
 cd "$HPCAAS_ROOT"
 ws=ramble-workspaces/$study
+sys_dir=configs/$HPCAAS_SYSTEM
 [ -f "$ws/configs/ramble.yaml" ] || die "no study '$study': $ws/configs/ramble.yaml does not exist (see ls ramble-workspaces/)"
-[ -f "configs/$HPCAAS_SYSTEM/system.yaml" ] || die "no system '$HPCAAS_SYSTEM': configs/$HPCAAS_SYSTEM/system.yaml is missing (make system writes configs/local)"
+[ -f "$sys_dir/system.yaml" ] || die "no system '$HPCAAS_SYSTEM': $sys_dir/system.yaml is missing (make system writes configs/local)"
 [ -f setup-env.sh ] || die "run 'make setup' first"
 . ./setup-env.sh
+"$VENV/bin/python" -m analysis.systems validate "$sys_dir" >/dev/null
 
+scheduler=$("$VENV/bin/python" -c 'import sys; from analysis.systems import check_system_dir, value; print(value(check_system_dir(sys.argv[1]), "scheduler"))' "$sys_dir")
+if [ "$scheduler" = slurm ]; then
+    # The system's Slurm must be up: on local-slurm that is the project's own (make slurm-up).
+    [ -f .slurm/env.sh ] && . .slurm/env.sh
+    sinfo -h >/dev/null 2>&1 || die "$HPCAAS_SYSTEM schedules with Slurm, but no Slurm answers (sinfo failed); on this machine run 'make slurm-up' first"
+elif [ "$scheduler" != local ]; then
+    die "$HPCAAS_SYSTEM schedules with $scheduler; this script waits for local runs and Slurm jobs only (use 'make dry-run' to generate its scripts)"
+fi
+# The experiment script is the system's batch template (configs/<system>/ramble/batch.tpl).
+cp "$sys_dir/ramble/batch.tpl" "$ws/configs/execute_experiment.tpl"
+
+if [ -e "$ws/results.latest.json" ]; then
+    # A re-run overwrites experiment outputs: keep the earlier ones in Ramble's timestamped archive.
+    say "$study: archiving the previous run (ramble workspace archive)"
+    ramble -D "$ws" workspace archive >/dev/null
+fi
 say "$study on $HPCAAS_SYSTEM: ramble workspace setup (Spack concretize + install)"
 ramble -D "$ws" workspace setup
 say "$study on $HPCAAS_SYSTEM: ramble on"
+t0=$(date +%s)
 ramble -D "$ws" on
-say "$study on $HPCAAS_SYSTEM: ramble workspace analyze"
-ramble -D "$ws" workspace analyze -f json text
-
 out=results/$study
 mkdir -p "$out"
 stamp=$(date -u +%Y%m%dT%H%M%SZ)
+jobs_ok=0
+if [ "$scheduler" = slurm ]; then
+    say "$study: waiting for its Slurm jobs"
+    slurm/wait-jobs.py --workdir "$ws" --since "$t0" --csv "$out/jobs-$stamp.csv" || jobs_ok=$?
+fi
+say "$study on $HPCAAS_SYSTEM: ramble workspace analyze"
+ramble -D "$ws" workspace analyze -f json text
+
 hpcaas-analyze collect "$ws" -o "$out/results-$stamp.csv"
 cp "$out/results-$stamp.csv" "$out/results.csv.part" && mv "$out/results.csv.part" "$out/results.csv"
 hpcaas-analyze summary "$out/results.csv"
 say "results: $out/results.csv (this run: $out/results-$stamp.csv)"
+failed=$("$VENV/bin/python" -c 'import csv, sys; print(len({r["experiment"] for r in csv.DictReader(open(sys.argv[1])) if r["status"] != "SUCCESS"}))' "$out/results.csv")
+if [ "$jobs_ok" -ne 0 ] || [ "$failed" -ne 0 ]; then
+    die "$study: $failed experiment(s) FAILED (status and status_reason columns of $out/results.csv)"
+fi

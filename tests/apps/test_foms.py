@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from conftest import ROOT, run
+from testkit import ROOT, run
 
 CASES = [
     (case_file.parent.name, case)

@@ -5,7 +5,7 @@ import subprocess
 
 import yaml
 
-from conftest import ROOT, run
+from testkit import ROOT, run
 
 
 def load(rel):
@@ -33,13 +33,23 @@ def test_mpi_externals_have_spack_shaped_prefixes_that_work(project):
 
 def test_target_is_the_archspec_host(project):
     host = run("spack arch --target").stdout.strip()
-    assert load("system.yaml")["processor"]["target"] == host
+    assert load("system.yaml")["processor"]["target"]["value"] == host
     assert load("ramble/variables.yaml")["variables"]["target"] == host
 
 
 def test_launcher_per_mpi(project):
     variables = load("ramble/variables.yaml")["variables"]
-    assert variables["mpi_command"] == "{{mpi}_mpirun} -n {n_ranks}"
+    assert variables["mpi_command"] == "{launcher_{launcher}}"
+    assert variables["launcher"] == "{mpi}"
     for name in ("openmpi", "mpich"):
         launcher = variables[f"{name}_mpirun"]
         assert f"/{name}-" in launcher and os.access(launcher, os.X_OK), launcher
+        assert variables[f"launcher_{name}"] == launcher + " -n {n_ranks}"
+
+
+def test_generated_system_passes_the_schema(project):
+    """configs/local is checked like every committed system (schema, variables, fabrics, template)."""
+    doc = run(".venv/bin/python -m analysis.systems validate").stdout
+    assert "local" in doc
+    cores = load("system.yaml")["cores_per_socket"]["value"] * load("system.yaml")["sockets"]["value"]
+    assert cores == os.cpu_count()

@@ -3,7 +3,7 @@
 import re
 import subprocess
 
-from conftest import ROOT, run
+from testkit import ROOT, run
 
 
 def pins():

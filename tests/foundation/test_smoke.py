@@ -7,7 +7,7 @@ import pandas as pd
 import pytest
 import yaml
 
-from conftest import ROOT
+from testkit import ROOT
 
 EXPERIMENTS = {f"hpcc-{mpi}-{n}ranks": (mpi, n) for mpi in ("openmpi", "mpich") for n in (1, 2)}
 ALWAYS = {"HPL_Tflops": "Tflops", "StarDGEMM_Gflops": "Gflops", "StarSTREAM_Triad": "GB/s",
@@ -50,7 +50,7 @@ def test_four_experiments_all_successful(smoke):
 def test_provenance_on_every_row(smoke):
     _, df = smoke
     head = subprocess.run(["git", "rev-parse", "HEAD"], cwd=ROOT, capture_output=True, text=True).stdout.strip()
-    target = yaml.safe_load((ROOT / "configs/local/system.yaml").read_text())["processor"]["target"]
+    target = yaml.safe_load((ROOT / "configs/local/system.yaml").read_text())["processor"]["target"]["value"]
     assert set(df["project_commit"]) == {head}
     assert set(df["target"]) == {target}
     assert df["spack_lock_hash"].str.fullmatch(r"[0-9a-f]{64}").all()

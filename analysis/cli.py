@@ -1,0 +1,328 @@
+"""hpcaas-analyze: Ramble results -> tidy CSV -> tables, scaling, A/B ratios, cost, gates, plots.
+
+Every command reads a tidy CSV (ours from `collect`, or a published reference table; '-' is
+stdin), writes CSV to stdout or -o FILE (or Markdown with --format markdown), and on bad input
+prints one line `hpcaas-analyze: <file>: <column>: <expected>` and exits 2.
+"""
+
+import argparse
+import os
+import sys
+from pathlib import Path
+
+from analysis import (best, collect, compare, correlate, cost, directions, frame, gate, io, plot,
+                      published, repeats, report, rpeak, scaling, summary, table)
+from analysis.errors import InputError
+
+PROG = "hpcaas-analyze"
+
+
+class _Parser(argparse.ArgumentParser):
+    """Usage errors are bad input too: one line, exit 2 (via InputError), no usage dump."""
+
+    def error(self, message):
+        raise InputError("command line", self.prog.replace(PROG, "").strip() or PROG, message)
+
+
+# --------------------------------------------------------------------------- helpers
+
+def _read(path, **kwargs):
+    return io.read_results(path, **kwargs)
+
+
+def _read_or_collect(path):
+    """A results CSV, or a workspace folder (collected on the fly)."""
+    if Path(path).is_dir():
+        return collect.collect(path), str(Path(path) / collect.RESULTS_FILE)
+    return _read(path), path
+
+
+def _emit(df, args):
+    _write(io.render(df, args.format), args.output)
+
+
+def _write(data, output):
+    """Text to stdout or -o, a figure (bytes) to -o; an unwritable path is bad input."""
+    try:
+        io.emit(data, output)
+    except OSError as err:
+        raise InputError(output, "(output)", f"a writable file ({err.strerror})") from None
+
+
+def _direction(args, df, file):
+    """The direction of --metric (which must be in the file) from its unit or the flags."""
+    unit = str(frame.select_metric(df, args.metric, file)["unit"].iloc[0])
+    return directions.resolve(args.metric, unit, file, args.higher_is_better, args.lower_is_better)
+
+
+# --------------------------------------------------------------------------- commands
+
+def cmd_collect(args):
+    df = collect.collect(args.workspace, configs_dir=args.configs, spack_lock=args.spack_lock_hash,
+                         commit=args.project_commit, config_hash=args.system_config_hash)
+    _emit(df, args)
+
+
+def cmd_table(args):
+    df = _read(args.csv)
+    _emit(table.table(df, args.metric, args.csv, args.rows, args.cols), args)
+
+
+def cmd_scaling(args):
+    df = _read(args.csv)
+    out = scaling.scaling(df, args.metric, _direction(args, df, args.csv), args.csv, by=args.by,
+                          nodes_col=args.nodes_col, weak=args.weak)
+    _emit(scaling.as_tidy(out, args.nodes_col) if args.tidy else out, args)
+
+
+def cmd_compare(args):
+    df = _read(args.csv)
+    _emit(compare.compare(df, args.metric, args.axis, args.a, args.b, _direction(args, df, args.csv),
+                          args.csv, by=args.by), args)
+
+
+def cmd_best(args):
+    df = _read(args.csv)
+    _emit(best.best(df, args.metric, _direction(args, df, args.csv), args.csv, by=args.by or []), args)
+
+
+def cmd_repeats(args):
+    df = _read(args.csv)
+    _emit(repeats.repeats(df, args.csv, metric=args.metric), args)
+
+
+def _systems(df):
+    return [str(s) for s in df["system"].unique()] if "system" in df.columns else []
+
+
+def cmd_cost(args):
+    df = _read(args.csv)
+    prices = (cost.prices_from_configs(args.prices, _systems(df)) if Path(args.prices).is_dir()
+              else cost.prices_from_csv(args.prices))
+    _emit(cost.cost(df, args.metric, prices, _direction(args, df, args.csv), args.csv, args.prices,
+                    by=args.by or []), args)
+
+
+def cmd_correlate(args):
+    df = _read(args.csv)
+    traits = io.read_traits(args.traits)
+    _emit(correlate.correlate(df, args.metric, traits, args.csv, args.traits, by=args.by or []), args)
+
+
+def cmd_rpeak(args):
+    if args.csv is not None and not args.metric:
+        raise InputError("command line", "rpeak", "--metric with a results CSV")
+    df = _read(args.csv) if args.csv is not None else None
+    if Path(args.systems).is_dir():
+        peaks = rpeak.from_configs(args.systems, None if df is None else _systems(df), gpu=args.gpu)
+    else:
+        peaks = rpeak.from_traits(io.read_traits(args.systems), args.systems)
+    _emit(peaks if df is None else rpeak.rpeak(df, args.metric, peaks, args.csv), args)
+
+
+def cmd_published(args):
+    mapping = {}
+    for item in args.map or []:
+        if "=" not in item:
+            raise InputError("command line", "--map", f"MEASURED=PUBLISHED metric names; got {item!r}")
+        mine, theirs = item.split("=", 1)
+        mapping[mine] = theirs
+    measured = _read(args.csv)
+    reference = _read(args.reference, value_decimals=True)
+    _emit(published.published(measured, reference, args.csv, args.reference, rename=mapping), args)
+
+
+def cmd_gate(args):
+    measured, baseline = _read(args.csv), _read(args.baseline)
+    out = gate.gate(measured, baseline, args.csv, args.baseline, sigma=args.sigma, floor=args.floor,
+                    metrics=args.metric, higher=args.higher_is_better, lower=args.lower_is_better)
+    _emit(out, args)
+    failed = int((out["verdict"] == gate.FAIL).sum())
+    version = ", ".join(f"{c} {', '.join(sorted(set(baseline[c].astype(str)) - {''}))}"
+                        for c in ("project_commit", "timestamp") if c in baseline.columns)
+    against = f" against {args.baseline}" + (f" ({version})" if version else "")
+    print(f"{PROG}: gate: {failed} of {len(out)} FOMs FAIL{against}" if failed else
+          f"{PROG}: gate: all {int((out['verdict'] == gate.PASS).sum())} FOMs PASS{against}", file=sys.stderr)
+    return 1 if failed else 0
+
+
+def cmd_plot(args):
+    df = _read(args.csv)
+    if args.kind == "scaling":
+        direction = _direction(args, df, args.csv)
+        scaled = scaling.scaling(df, args.metric, direction, args.csv, by=args.by,
+                                 nodes_col=args.nodes_col, weak=args.weak)
+        by = args.by if args.by is not None else scaling.default_by(
+            df[df["metric"] == args.metric], args.nodes_col)
+        png = plot.scaling_figure(scaled, by, args.nodes_col, weak=args.weak)
+    else:
+        if not args.axis:
+            raise InputError("command line", "plot", "--axis COLUMN for --kind bars")
+        agg, others = plot.bars_data(df, args.metric, args.axis, args.csv, by=args.by)
+        png = plot.bars_figure(agg, args.axis, others)
+    _write(png, args.output)
+
+
+def cmd_report(args):
+    df, file = _read_or_collect(args.input)
+    out = Path(args.output)
+    if out.exists() and not out.is_dir():
+        raise InputError(out, "(output)", "a folder for report.md, report.html and the figures")
+    if not out.parent.is_dir():
+        raise InputError(out, "(output)", "a folder whose parent exists")
+    files = report.build(df, file, Path(args.input).name)
+    out.mkdir(exist_ok=True)
+    for name, content in files.items():
+        _write(content, out / name)
+    print(f"{PROG}: report: {out / 'report.md'}, {out / 'report.html'} and {len(files) - 2} figures",
+          file=sys.stderr)
+
+
+def cmd_summary(args):
+    df, _ = _read_or_collect(args.input)
+    _write(summary.summary(df), args.output)
+
+
+# --------------------------------------------------------------------------- parser
+
+def _common(p, metric=True, metric_required=True, direction=False):
+    p.add_argument("-o", "--output", help="write here (atomically) instead of stdout")
+    p.add_argument("--format", choices=["csv", "markdown"], default="csv", help="output format (default: csv)")
+    if metric:
+        p.add_argument("--metric", required=metric_required, help="the metric (FOM) to analyse")
+    if direction:
+        p.add_argument("--higher-is-better", nargs="*", metavar="METRIC",
+                       help="for a metric without a known direction (bare: the --metric)")
+        p.add_argument("--lower-is-better", nargs="*", metavar="METRIC",
+                       help="for a metric without a known direction (bare: the --metric)")
+
+
+def build_parser():
+    ap = _Parser(prog=PROG, description=__doc__.split("\n")[0])
+    sub = ap.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    p = sub.add_parser("collect", help="Ramble results (results.latest.json) -> tidy CSV")
+    p.add_argument("workspace", help="the Ramble workspace folder")
+    _common(p, metric=False)
+    p.add_argument("--configs", default="configs", help="configs/ folder for system_config_hash (default: %(default)s)")
+    p.add_argument("--system-config-hash", help="use this instead of hashing configs/<system>/")
+    p.add_argument("--spack-lock-hash", help="use this instead of hashing software/*/spack.lock")
+    p.add_argument("--project-commit", help="use this instead of `git rev-parse HEAD`")
+    p.set_defaults(run=cmd_collect)
+
+    p = sub.add_parser("table", help="paper-style pivot: rows = configurations, columns = e.g. nodes")
+    p.add_argument("csv")
+    _common(p)
+    p.add_argument("--rows", nargs="+", help="row columns (default: the other varying columns)")
+    p.add_argument("--cols", nargs="+", help="column columns (default: nodes, if it varies)")
+    p.set_defaults(run=cmd_table)
+
+    p = sub.add_parser("scaling", help="speed-up and parallel efficiency vs the smallest node count")
+    p.add_argument("csv")
+    _common(p, direction=True)
+    p.add_argument("--by", nargs="*", help="one curve per combination (default: every other varying column)")
+    p.add_argument("--nodes-col", default="nodes", help="the column scaled over (default: %(default)s)")
+    p.add_argument("--weak", action="store_true", help="weak scaling (problem size grows with nodes)")
+    p.add_argument("--tidy", action="store_true", help="speedup and parallel_efficiency as tidy metric rows")
+    p.set_defaults(run=cmd_scaling)
+
+    p = sub.add_parser("compare", help="A/B ratio along one column, > 1 means B is better")
+    p.add_argument("csv")
+    _common(p, direction=True)
+    p.add_argument("--axis", required=True, help="the column compared along (mpi, compiler, ...)")
+    p.add_argument("--a", required=True, help="value A (write --a=-O3 for values starting with '-')")
+    p.add_argument("--b", required=True, help="value B")
+    p.add_argument("--by", nargs="*", help="pair A and B within these columns (default: all others)")
+    p.set_defaults(run=cmd_compare)
+
+    p = sub.add_parser("best", help="the best configuration per group and its margin")
+    p.add_argument("csv")
+    _common(p, direction=True)
+    p.add_argument("--by", nargs="*", help="groups (default: one group)")
+    p.set_defaults(run=cmd_best)
+
+    p = sub.add_parser("repeats", help="mean, min, max, stdev, CV per configuration")
+    p.add_argument("csv")
+    _common(p, metric_required=False)
+    p.set_defaults(run=cmd_repeats)
+
+    p = sub.add_parser("cost", help="performance per dollar (best = 1) from a price per node-hour")
+    p.add_argument("csv")
+    _common(p, direction=True)
+    p.add_argument("--prices", required=True, help="prices CSV (system,price_per_node_hour,currency,date,source) "
+                   "or a configs/ folder")
+    p.add_argument("--by", nargs="*", help="normalise within these groups (default: all rows)")
+    p.set_defaults(run=cmd_cost)
+
+    p = sub.add_parser("correlate", help="Pearson r of the metric with each numeric system trait")
+    p.add_argument("csv")
+    _common(p)
+    p.add_argument("--traits", required=True, help="traits CSV: system + numeric columns (or tidy system,metric,value)")
+    p.add_argument("--by", nargs="*", help="one r per group (default: all rows)")
+    p.set_defaults(run=cmd_correlate)
+
+    p = sub.add_parser("rpeak", help="R_peak per node and results normalised by it")
+    p.add_argument("csv", nargs="?", help="results CSV (omit to list R_peak per system)")
+    _common(p, metric_required=False)
+    p.add_argument("--systems", required=True, help="system facts: configs/ folder or a traits CSV")
+    p.add_argument("--gpu", choices=["dp", "half_sp", "none"], default="dp",
+                   help="how GPUs count (configs only; default: %(default)s)")
+    p.set_defaults(run=cmd_rpeak)
+
+    p = sub.add_parser("published", help="measured vs published, cell by cell")
+    p.add_argument("csv")
+    _common(p, metric=False)
+    p.add_argument("--reference", required=True, help="published reference CSV")
+    p.add_argument("--map", nargs="+", metavar="MEASURED=PUBLISHED", help="metric names that differ")
+    p.set_defaults(run=cmd_published)
+
+    p = sub.add_parser("gate", help="PASS/FAIL per FOM against a baseline; exit 1 on a regression")
+    p.add_argument("csv")
+    _common(p, metric=False, direction=True)
+    p.add_argument("--baseline", required=True, help="the baseline results CSV")
+    p.add_argument("--sigma", type=float, default=3.0, help="tolerance in run-to-run CVs (default: %(default)s)")
+    p.add_argument("--floor", type=float, default=0.02, help="smallest tolerance, a fraction (default: %(default)s)")
+    p.add_argument("--metric", nargs="+", help="gate only these FOMs")
+    p.set_defaults(run=cmd_gate)
+
+    p = sub.add_parser("plot", help="PNG: scaling curves with the ideal line, or grouped A/B bars")
+    p.add_argument("csv")
+    p.add_argument("-o", "--output", required=True, help="the PNG file")
+    p.add_argument("--metric", required=True)
+    p.add_argument("--kind", choices=["scaling", "bars"], default="scaling")
+    p.add_argument("--by", nargs="*", help="curves / bar groups (default: every other varying column)")
+    p.add_argument("--nodes-col", default="nodes")
+    p.add_argument("--weak", action="store_true")
+    p.add_argument("--axis", help="bars: the column whose values are the bars")
+    p.add_argument("--higher-is-better", nargs="*", metavar="METRIC")
+    p.add_argument("--lower-is-better", nargs="*", metavar="METRIC")
+    p.set_defaults(run=cmd_plot)
+
+    p = sub.add_parser("report", help="report.md + report.html + PNGs of a results CSV or workspace")
+    p.add_argument("input", help="results CSV or Ramble workspace folder")
+    p.add_argument("-o", "--output", required=True, help="the report folder")
+    p.set_defaults(run=cmd_report)
+
+    p = sub.add_parser("summary", help="experiments, failures and FOMs at a glance (Markdown)")
+    p.add_argument("input", help="results CSV or Ramble workspace folder")
+    p.add_argument("-o", "--output")
+    p.set_defaults(run=cmd_summary)
+    return ap
+
+
+def main(argv=None) -> int:
+    try:
+        args = build_parser().parse_args(argv)
+        return args.run(args) or 0
+    except InputError as err:
+        print(f"{PROG}: {err}", file=sys.stderr)
+        return 2
+    except BrokenPipeError:  # `hpcaas-analyze ... | head`: the reader has all it wants
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
+    except KeyboardInterrupt:
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,99 @@
+import os
+import re
+
+from ramble.appkit import *
+from ramble.app.builtin.namd import Namd as BuiltinNamd
+from ramble.expander import Expander
+from ramble.keywords import keywords
+
+# "Info: Benchmark time:" is the FOM line. NAMD 2.x ends it with days/ns; NAMD 3 in GPU-resident
+# mode prints ns/day there instead (and 0 MB memory), which Ramble's builtin regex does not read.
+BENCHMARK = (r"Info: Benchmark time:\s+(?P<cpus>[0-9]+)\s+CPUs\s+(?P<s_per_step>[0-9.eE+-]+)\s+s/step\s+"
+             r"(?P<rate>[0-9.eE+-]+)\s+(?P<unit>days/ns|ns/day)\s+(?P<mem>[0-9.eE+-]+)\s+MB memory")
+
+
+class Namd(BuiltinNamd):
+    """NAMD for S1 (HPCaaS-Bench T4/T5, STMV) and S2 (ApoA1 speed-up).
+
+    Differs from Ramble's builtin in three ways: the binary is a variable (namd3 from NAMD 3.0,
+    the pinned version; namd2 for 2.x); the benchmark FOMs read both NAMD 2 (days/ns) and NAMD 3
+    GPU-resident (ns/day) logs; and a run counts only if NAMD reached its final WallClock line
+    with no FATAL ERROR (NAMD prints "End of program" after a fatal error too).
+    """
+
+    name = "namd"
+
+    maintainers("hpcaas-bench")
+
+    software_spec("charmpp", pkg_spec="charmpp backend=mpi build-target=charm++",
+                  compiler="gcc12", package_manager="spack*")
+    # +ivdep is the T4 axis: set it per experiment in the workspace's software section.
+    software_spec("namd", pkg_spec="namd@3.0 interface=tcl fftw=3", compiler="gcc12",
+                  package_manager="spack*")
+
+    executable("execute", "{namd_exe} {namd_flags} {input_file}", use_mpi=True)
+
+    # namd3 for the studies' workloads (NAMD 3.0 is pinned); the builtin's other workloads keep
+    # namd2, which their inputs were written for.
+    for _workload in ("stmv", "ApoA1", "ATPase", "20STMV", "tiny", "interactive_BPTI", "ER-GRE",
+                      "decalanin", "tcl-forces"):
+        workload_variable("namd_exe", default="namd3" if _workload in ("stmv", "ApoA1") else "namd2",
+                          values=["namd3", "namd2"], workloads=[_workload],
+                          description="NAMD binary: namd3 (NAMD 3.x) or namd2 (NAMD 2.x)")
+
+    input_file(
+        "stmv", url="https://www.ks.uiuc.edu/Research/namd/utilities/stmv.tar.gz",
+        sha256="2ef8beaa22046f2bf4ddc85bb8141391a27041302f101f5302f937d04104ccdd",
+        description="STMV (virus) benchmark (1,066,628 atoms, periodic, PME). Offline (Ramble then only "
+                    "says 'All fetchers failed'): save stmv.tar.gz as <mirror>/namd/stmv.tar.gz in a "
+                    "Ramble mirror (ramble mirror add <name> file://<mirror>)",
+    )
+    input_file(
+        "ApoA1", url="https://www.ks.uiuc.edu/Research/namd/utilities/apoa1.tar.gz",
+        sha256="fe30322cc94d93dff6c4e517d28584c48d0d0a1a7b23e2cd74cdb36d03863b22",
+        description="ApoA1 benchmark (92,224 atoms, periodic, PME). Offline (Ramble then only says "
+                    "'All fetchers failed'): save apoa1.tar.gz as <mirror>/namd/ApoA1.tar.gz in a "
+                    "Ramble mirror (ramble mirror add <name> file://<mirror>)",
+    )
+
+    log_file_str = Expander.expansion_str(keywords.log_file)
+
+    # Replaces the builtin's "End of program" criterion, which a FATAL ERROR run also prints.
+    success_criteria("Completion", mode="string", match=r".*WallClock:\s+[0-9.]+\s+CPUTime:",
+                     file=log_file_str)
+    success_criteria("No fatal error", mode="string", anti_match=r".*FATAL ERROR", file=log_file_str)
+
+    figure_of_merit("Number of CPUs", log_file=log_file_str, fom_regex=BENCHMARK,
+                    group_name="cpus", units="")
+    figure_of_merit("Benchmark wall time per step", log_file=log_file_str, fom_regex=BENCHMARK,
+                    group_name="s_per_step", units="s")
+    figure_of_merit("Benchmark memory used", log_file=log_file_str, fom_regex=BENCHMARK,
+                    group_name="mem", units="MB")
+    figure_of_merit("Benchmark days per nanosecond", log_file=log_file_str,
+                    fom_regex=BENCHMARK.replace(r"(?P<unit>days/ns|ns/day)", "days/ns"),
+                    group_name="rate", units="days/ns")
+    figure_of_merit("Benchmark nanoseconds per day", log_file=log_file_str,
+                    fom_regex=BENCHMARK.replace(r"(?P<unit>days/ns|ns/day)", "ns/day"),
+                    group_name="rate", units="ns/day")
+
+    def _analyze_experiments(self, workspace, app_inst=None):
+        """ns/day of the last benchmark line, whichever unit NAMD printed, for the
+        "Nanoseconds per day" FOM (namd_nspd_stat.out), so NAMD 2 and 3 results compare."""
+        log_path = self.expander.expand_var(self.log_file_str)
+        nspd = None
+        if os.path.isfile(log_path):
+            with open(log_path) as f:
+                for line in f:
+                    m = re.search(BENCHMARK, line)
+                    if m:
+                        rate = float(m.group("rate"))
+                        nspd = rate if m.group("unit") == "ns/day" else (1.0 / rate if rate else None)
+        run_dir = self.expander.expand_var(self.expander.expansion_str(keywords.experiment_run_dir))
+        stat = os.path.join(run_dir, "namd_nspd_stat.out")
+        if nspd is not None:
+            with open(stat, "w") as f:
+                f.write(f"{nspd} ns/day\n")
+        elif os.path.exists(stat):
+            os.remove(stat)
+        # Skip the builtin's days/ns-only version; run the generic analysis.
+        super(BuiltinNamd, self)._analyze_experiments(workspace)

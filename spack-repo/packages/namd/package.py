@@ -1,0 +1,36 @@
+from spack.package import *
+from spack.pkg.builtin.namd import Namd as BuiltinNamd
+
+
+class Namd(BuiltinNamd):
+    """NAMD, as Spack's builtin recipe, plus the HPCaaS-Bench T4 axis "with / without ivdep".
+
+    NAMD's nonbonded pair loop (src/ComputeNonbondedBase2.h) carries "#pragma ivdep", a
+    spelling that only icc and Cray's classic compilers read; GCC and the Clang family (aocc,
+    icpx, Cray CCE) ignore it. +ivdep makes the same no-dependence assertion in their own
+    spelling, so "with" and "without" differ for every compiler the studies use.
+
+    NAMD is licensed: Spack cannot download it. See download_instr for the file to provide.
+    """
+
+    maintainers("hpcaas-bench")
+
+    variant(
+        "ivdep",
+        default=False,
+        when="@3.0",
+        description="Assert no loop-carried dependence in the nonbonded pair loop for GCC/Clang",
+    )
+    # Written against NAMD_3.0_Source.tar.gz; other versions differ around that loop.
+    patch("ivdep-3.0.patch", when="@3.0 +ivdep")
+
+    @property
+    def download_instr(self):
+        version = self.spec.version
+        return (
+            f"NAMD {version} is licensed and cannot be downloaded by Spack. Register and download "
+            f"NAMD_{version}_Source.tar.gz from https://www.ks.uiuc.edu/Development/Download/"
+            f"download.cgi?PackageName=NAMD, then copy it into the project's Spack mirror as "
+            f"mirror/namd/namd-{version}.tar.gz (sha256 must match the recipe), "
+            f"or run `spack install` from the directory that holds NAMD_{version}_Source.tar.gz."
+        )

@@ -1,0 +1,48 @@
+"""The local-slurm system's Ramble pieces for real: a workspace that includes
+configs/local-slurm/ramble and uses its batch.tpl as execute_experiment.tpl; `ramble on`
+submits with sbatch, slurm/wait-jobs.py waits for the workspace's jobs, then Ramble analyses."""
+
+import json
+
+import yaml
+
+from testkit import run
+from slurm_helpers import ROOT, SLURM, Cluster
+
+CONFIG = ROOT / "configs" / "local-slurm" / "ramble"
+
+
+def test_ramble_on_submits_to_slurm_and_the_jobs_complete(project, slurm_cluster: Cluster, tmp_path):
+    ws = tmp_path / "ws"
+    (ws / "configs").mkdir(parents=True)
+    (ws / "configs" / "execute_experiment.tpl").write_text((CONFIG / "batch.tpl").read_text())
+    (ws / "configs" / "ramble.yaml").write_text(yaml.safe_dump({"ramble": {
+        "include": [str(CONFIG)],
+        "variants": {"package_manager": None},
+        # hostname is no MPI program: srun --mpi=none, whatever `mpi` would pick.
+        "variables": {"slurm_mpi_plugin": "none"},
+        "applications": {"hostname": {"workloads": {"parallel": {"experiments": {
+            "hn-{n_nodes}n": {"variables": {"n_nodes": ["1", "2"]}}}}}}},
+        "software": {"packages": {}, "environments": {}},
+    }}))
+    env = {k: v for k, v in slurm_cluster.env.items() if k.startswith(("SLURM_", "HPCAAS_SLURM_"))}
+    run(f"ramble -D {ws} workspace setup", env=env, timeout=300)
+    script = (ws / "experiments/hostname/parallel/hn-2n/execute_experiment").read_text()
+    assert "#SBATCH --nodes=2" in script and "#SBATCH --ntasks=2" in script
+    assert "srun --mpi=none -N 2 -n 2 -c 1" in script and "OMPI_MCA_btl=self,tcp" in script
+
+    on = run(f"ramble -D {ws} on", env=env, timeout=300)
+    assert on.stdout.count("Submitted batch job") == 2, on.stdout
+    wait = slurm_cluster.run(SLURM / "wait-jobs.py", "--workdir", ws, "--timeout", "120",
+                             "--csv", tmp_path / "jobs.csv")
+    assert sorted(line.split()[3] for line in wait.stdout.splitlines()) == [
+        "hostname.parallel.hn-1n", "hostname.parallel.hn-2n"]
+    assert all(line.split()[1] == "COMPLETED" for line in wait.stdout.splitlines())
+    rows = (tmp_path / "jobs.csv").read_text().splitlines()
+    assert len(rows) == 3 and "n[1-2]" in rows[-1] + rows[-2]
+
+    run(f"ramble -D {ws} workspace analyze -f json", env=env, timeout=300)
+    results = json.loads((ws / "results.latest.json").read_text())
+    status = {e["name"]: e["RAMBLE_STATUS"] for e in results["experiments"]}
+    assert status == {"hostname.parallel.hn-1n": "SUCCESS", "hostname.parallel.hn-2n": "SUCCESS"}
+    assert (ws / "experiments/hostname/parallel/hn-2n/hn-2n.out").read_text().count("\n") == 2
