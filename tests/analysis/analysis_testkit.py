@@ -1,7 +1,6 @@
 """Shared paths and helpers of the analysis tests (a plain module, not a conftest, so it cannot
 clash with the other test folders' conftest modules)."""
 
-import os
 import subprocess
 import sys
 from pathlib import Path
@@ -9,9 +8,8 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
-# The published numbers live beside the repository (../shared), or where HPCAAS_SHARED says.
-SHARED = Path(os.environ.get("HPCAAS_SHARED", ROOT.parent / "shared"))
-REFERENCE = SHARED / "reference"
+# The published numbers, as the project ships them (reference/README.md says where from).
+REFERENCE = ROOT / "reference"
 DATA = Path(__file__).resolve().parent / "data"
 WORKSPACE = DATA / "ws-synthetic"
 
@@ -20,7 +18,7 @@ def ref(name) -> str:
     """Path of a published reference table; a missing one fails the test with where to look."""
     path = REFERENCE / name
     if not path.is_file():
-        pytest.fail(f"published reference {path} is missing (set HPCAAS_SHARED to the shared folder)")
+        pytest.fail(f"published reference {path} is missing (reference/ is part of the repository)")
     return str(path)
 
 

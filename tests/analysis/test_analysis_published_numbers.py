@@ -1,4 +1,4 @@
-"""The analysis layer against the published numbers, using only ../shared/reference: what the
+"""The analysis layer against the published numbers, using only reference/ (the published tables): what the
 papers print must come out of our functions, and where a paper's own arithmetic is not
 consistent the cells are named."""
 

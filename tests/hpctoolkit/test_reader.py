@@ -1,12 +1,11 @@
 """`python -m analysis.hpctoolkit` on the two real HPCToolkit databases beside the repository
-(../shared/data/hpctoolkit, or $HPCAAS_SHARED/data/hpctoolkit): an OSU allgather MPI profile
+(tests/hpctoolkit/data/): an OSU allgather MPI profile
 (10 ranks x 2 threads) and a 4-rank cpi run, both CPUTIME in microseconds. The numbers below
 were measured with hatchet (llnl-hatchet 2026.2.0; hatchet 1.4.0 gives identical frames).
 Times are CPU seconds summed over ranks and threads; the databases' resolution is 1 us, so
 times are compared to 1e-9 s and percentages to 1e-6. The command runs under
 .venv-hpctoolkit, which it makes when missing: without PyPI that fails, and so do these tests."""
 
-import os
 import subprocess
 import sys
 from pathlib import Path
@@ -16,8 +15,7 @@ import pytest
 
 from testkit import ROOT
 
-SHARED = Path(os.environ.get("HPCAAS_SHARED", ROOT.parent / "shared"))
-DATA = SHARED / "data/hpctoolkit"
+DATA = Path(__file__).resolve().parent / "data"  # data/README.md: where the databases come from
 SUMMED = "times are CPU seconds summed over ranks and threads"
 S, PCT = 1e-9, 1e-6
 
@@ -34,7 +32,7 @@ def tables(tmp_path_factory):
     for name in ("allgather", "cpi"):
         db = DATA / f"hpctoolkit-{name}-database"
         if not (db / "experiment.xml").is_file():
-            pytest.fail(f"{db} is missing (set HPCAAS_SHARED to the shared folder)")
+            pytest.fail(f"{db} is missing (tests/hpctoolkit/data/ is part of the repository)")
         csv = tmp_path_factory.mktemp(name) / "table.csv"
         proc = cli(db, "-o", csv, "--top", "5")
         assert proc.returncode == 0, proc.stdout + proc.stderr
