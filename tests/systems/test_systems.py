@@ -17,7 +17,7 @@ from analysis.errors import InputError
 
 ROOT = Path(__file__).resolve().parents[2]
 CONFIGS = ROOT / "configs"
-REFERENCE = ROOT.parent / "shared" / "reference"
+REFERENCE = ROOT / "reference"
 # configs/local is generated per machine by `make system`; everything else is a committed system.
 SYSTEMS = [p.name for p in systems.system_folders(CONFIGS) if p.name != "local"]
 BASE = "aws-hpc7a-efa"  # the valid file the broken copies are made from (a cloud system: has a price)
