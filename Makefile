@@ -6,7 +6,7 @@ export HPCAAS_SYSTEM := $(SYSTEM)
 PYTHON := .venv/bin/python
 
 .DEFAULT_GOAL := help
-.PHONY: help setup system systems mirror smoke run test bench clean foms profile slurm-up slurm-down
+.PHONY: help setup system systems mirror smoke run reproduce test bench clean foms profile slurm-up slurm-down
 
 help: ## List the targets
 	@grep -hE '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-12s %s\n", $$1, $$2}'
@@ -28,6 +28,9 @@ smoke: ## The main job: HPCC built by Spack, {openmpi, mpich} x {1, 2} ranks -> 
 
 run: ## Run any study: make run STUDY=<ramble-workspaces/ folder> [SYSTEM=<configs/ folder>]
 	@scripts/run-study.sh $(STUDY) $(SYSTEM)
+
+reproduce: ## A study end to end with its report: make reproduce STUDY=<study> SYSTEM=<system>
+	@scripts/reproduce.sh $(STUDY) $(SYSTEM)
 
 test: ## Run the test suite (unit tests + the smoke study for real)
 	@scripts/setup.sh

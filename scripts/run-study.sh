@@ -18,8 +18,9 @@ sys_dir=configs/$HPCAAS_SYSTEM
 
 scheduler=$("$VENV/bin/python" -c 'import sys; from analysis.systems import check_system_dir, value; print(value(check_system_dir(sys.argv[1]), "scheduler"))' "$sys_dir")
 if [ "$scheduler" = slurm ]; then
-    # The system's Slurm must be up: on local-slurm that is the project's own (make slurm-up).
-    [ -f .slurm/env.sh ] && . .slurm/env.sh
+    # The system's Slurm must be up: on local-slurm that is the project's own (make slurm-up),
+    # unless SLURM_CONF already names another (a test's cluster).
+    [ -z "${SLURM_CONF:-}" ] && [ -f .slurm/env.sh ] && . .slurm/env.sh
     sinfo -h >/dev/null 2>&1 || die "$HPCAAS_SYSTEM schedules with Slurm, but no Slurm answers (sinfo failed); on this machine run 'make slurm-up' first"
 elif [ "$scheduler" != local ]; then
     die "$HPCAAS_SYSTEM schedules with $scheduler; this script waits for local runs and Slurm jobs only (use 'make dry-run' to generate its scripts)"

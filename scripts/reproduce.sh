@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# make reproduce: one study on one system, end to end. Checks first that the system has what
+# the study needs (nodes, cores, GPUs, licensed sources, swept variables) and stops with what
+# is missing, so no experiment is silently skipped; then runs the study through the system's
+# scheduler (scripts/run-study.sh) and writes results/<study>/report.md with the study's
+# tables and, where reference/ has the paper's numbers, the ratio per cell.
+# Usage: scripts/reproduce.sh STUDY SYSTEM
+source "$(dirname "$0")/lib.sh"
+study=${1:?usage: reproduce.sh STUDY SYSTEM}
+system=${2:?usage: reproduce.sh STUDY SYSTEM}
+cd "$HPCAAS_ROOT"
+[ -x "$VENV/bin/python" ] || die "run 'make setup' first"
+"$VENV/bin/python" -m analysis.study check "$study" "$system" || exit 2
+
+rc=0
+scripts/run-study.sh "$study" "$system" || rc=$?
+csv=results/$study/results.csv
+[ -f "$csv" ] || die "$study on $system produced no results ($csv); see the messages above"
+"$VENV/bin/python" -m analysis.study report "$study" "$csv" "results/$study" || rc=${rc:-1}
+exit "$rc"
