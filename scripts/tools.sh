@@ -22,6 +22,12 @@ then run make setup again."
     git -C "$dir" -c advice.detachedHead=false checkout -q "$commit" 2>/dev/null ||
         die "$url has no commit $commit (pins.env); fetch it into your mirror, or fix the pin"
     [ "$(git -C "$dir" rev-parse HEAD)" = "$commit" ] || die "$dir: HEAD is not the pin $commit"
+    # A checkout stamps every file with today's time, which makes Spack and Ramble rebuild their
+    # package indexes (about a minute) although the shared cache holds them for this very commit
+    # (configure.sh keys misc_cache by the pin). Give the files their commit's time instead.
+    local when
+    when=$(git -C "$dir" log -1 --format=%ct)
+    git -C "$dir" ls-files -z | (cd "$dir" && xargs -0 touch -h -d "@$when")
 }
 
 clone_pinned spack "$SPACK_URL" "$SPACK_COMMIT"
