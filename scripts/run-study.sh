@@ -34,7 +34,24 @@ if [ -e "$ws/results.latest.json" ]; then
     ramble -D "$ws" workspace archive >/dev/null
 fi
 say "$study on $HPCAAS_SYSTEM: ramble workspace setup (Spack concretize + install)"
+# Concretizing takes ~25 s per environment, and a new clone would redo it for the same
+# inputs. Keep each environment's spack.yaml + spack.lock in the cache, keyed by everything
+# else a lock depends on (Spack pin, project and system Spack config, our recipes); Ramble
+# itself reuses a lock only while the spack.yaml it generates is unchanged.
+lock_key=$(cat pins.env $(find spack-config "$sys_dir/spack/" spack-repo -type f | sort) | sha256sum | cut -c1-16)
+locks=$HPCAAS_CACHE/locks/$lock_key/$study
+for env in "$locks"/*/; do
+    [ -d "$env" ] || continue
+    name=$(basename "$env"); dst=$ws/software/$name
+    [ -e "$dst/spack.lock" ] && continue
+    mkdir -p "$dst" && cp -p "$env/spack.yaml" "$env/spack.lock" "$dst/"
+done
 ramble -D "$ws" workspace setup
+for lock in "$ws"/software/*/spack.lock; do
+    [ -f "$lock" ] || continue
+    name=$(basename "$(dirname "$lock")"); mkdir -p "$locks/$name"
+    cp -p "$(dirname "$lock")/spack.yaml" "$lock" "$locks/$name/"
+done
 say "$study on $HPCAAS_SYSTEM: ramble on"
 t0=$(date +%s)
 ramble -D "$ws" on
