@@ -38,7 +38,9 @@ say "$study on $HPCAAS_SYSTEM: ramble workspace setup (Spack concretize + instal
 # inputs. Keep each environment's spack.yaml + spack.lock in the cache, keyed by everything
 # else a lock depends on (Spack pin, project and system Spack config, our recipes); Ramble
 # itself reuses a lock only while the spack.yaml it generates is unchanged.
-lock_key=$(cat pins.env $(find spack-config "$sys_dir/spack/" spack-repo -type f | sort) | sha256sum | cut -c1-16)
+lock_inputs=$( { find spack-config "$sys_dir/spack/" spack-repo -maxdepth 1 -name "*.yaml"
+                 find spack-repo/packages -type f ! -name "*.pyc"; } | sort)
+lock_key=$(cat pins.env $lock_inputs | sha256sum | cut -c1-16)
 locks=$HPCAAS_CACHE/locks/$lock_key/$study
 for env in "$locks"/*/; do
     [ -d "$env" ] || continue
