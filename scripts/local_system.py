@@ -205,7 +205,8 @@ def main():
     if blas:
         packages["openblas"] = blas
     packages.update(debian_app_externals())
-    packages_file.write_text(yaml.safe_dump({"packages": packages}, sort_keys=False))
+    # Sorted: `spack external find` lists in no fixed order, and the lock cache hashes this file.
+    packages_file.write_text(yaml.safe_dump({"packages": dict(sorted(packages.items()))}, sort_keys=False))
 
     facts = system_facts(args.target, launchers)
     (args.out / "system.yaml").write_text(
