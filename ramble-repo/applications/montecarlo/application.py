@@ -1,0 +1,59 @@
+from ramble.appkit import *
+
+
+class Montecarlo(ExecutableApplication):
+    """FinanceBench Monte Carlo option pricing (QMC Sobol, OpenMP) for S1 (HPCaaS-Bench T2:
+    threads {1, cores, 2 x cores} on Genoa and Sapphire Rapids; T3: performance per dollar).
+
+    The program (see the montecarlo Spack recipe) prices the option twice: first with the OpenMP
+    kernel on OMP_NUM_THREADS threads, then serially, and prints each time in milliseconds, the
+    average price of each run and the speedup between them. The study's figure is the OpenMP
+    time. Build +rand_r (the default) for thread scaling: with upstream's rand() the OpenMP kernel
+    gets slower, not faster, with more threads.
+    """
+
+    name = "montecarlo"
+
+    maintainers("hpcaas-bench")
+
+    tags("finance", "monte-carlo", "openmp")
+
+    define_compiler("gcc12", pkg_spec="gcc@12.2.0", package_manager="spack*")
+    software_spec("montecarlo", pkg_spec="montecarlo@2016.07.25 +rand_r", compiler="gcc12",
+                  package_manager="spack*")
+    required_package("montecarlo", package_manager="spack*")
+
+    executable("execute", "{montecarlo_exe} {n_samples}", use_mpi=False)
+
+    workload("qmc", executables=["execute"])
+
+    workload_variable("n_samples", default="10000000", workload="qmc",
+                      description="Monte Carlo samples (paths of 250 steps); the study ran 10,000,000")
+    workload_variable("montecarlo_exe", default="monteCarloEngine.exe", workload="qmc",
+                      description="The FinanceBench Monte Carlo binary")
+    # Threads are the T2 axis: set n_threads per experiment.
+    environment_variable("OMP_NUM_THREADS", value="{n_threads}", workload="qmc",
+                         description="Threads of the OpenMP kernel")
+
+    # "Run on CPU using OpenMP" opens the OpenMP run's lines, "Run on CPU" the serial run's.
+    figure_of_merit_context("kernel", regex=r"^Run on (?P<kernel>CPU using OpenMP|CPU)\s*$",
+                            output_format="{kernel}")
+
+    figure_of_merit("OpenMP time", fom_regex=r"^Processing time on CPU using OpenMP:\s+(?P<ms>[0-9.]+)\s+\(ms\)",
+                    group_name="ms", units="ms")
+    figure_of_merit("Serial time", fom_regex=r"^Processing time on CPU:\s+(?P<ms>[0-9.]+)\s+\(ms\)",
+                    group_name="ms", units="ms")
+    figure_of_merit("Speedup", fom_regex=r"^Speedup Using OpenMP:\s+(?P<speedup>[0-9.]+)",
+                    group_name="speedup", units="")
+    figure_of_merit("Average price", fom_regex=r"^Average Price \(CPU computation\):\s+(?P<price>[0-9.eE+-]+)",
+                    group_name="price", units="", contexts=["kernel"])
+    figure_of_merit("Samples", fom_regex=r"^Number of Samples:\s+(?P<samples>[0-9]+)",
+                    group_name="samples", units="")
+    figure_of_merit("Threads", fom_regex=r"^Number of OpenMP threads:\s+(?P<threads>[0-9]+)",
+                    group_name="threads", units="")
+
+    # The speedup line is the program's last: both runs finished.
+    success_criteria("both-runs-finished", mode="string", match=r"^Speedup Using OpenMP:", file="{log_file}")
+    # A run of fewer samples than asked is not the experiment's.
+    success_criteria("requested-samples", mode="string", match=r"^Number of Samples: {n_samples}\s*$",
+                     file="{log_file}")

@@ -1,0 +1,60 @@
+from spack.package import *
+from spack.pkg.builtin.mpas_model import MpasModel
+
+# S1 T8's Fortran flags per compiler family, besides -O3/-Ofast (STUDIES.md). The real-8
+# promotion flags are kept apart: they apply to precision=double only.
+STUDY_FFLAGS = {
+    "gcc": ["-m64", "-ffree-line-length-none", "-fconvert=big-endian", "-ffree-form",
+            # gfortran >= 10 rejects MPAS' argument mismatches and BOZ constants without these.
+            "-fallow-argument-mismatch", "-fallow-invalid-boz"],
+    "intel": ["-convert big_endian", "-FR"],
+    "oneapi": ["-convert big_endian", "-FR"],
+    "cce": ["-f free", "-h byteswapio"],
+}
+PROMOTION_FFLAGS = {
+    "gcc": ["-fdefault-real-8", "-fdefault-double-8"],
+    "intel": ["-real-size 64"],
+    "oneapi": ["-real-size 64"],
+    "cce": ["-default64"],
+}
+
+
+class MpasAtmosphere(MpasModel):
+    """MPAS-Atmosphere (the atmosphere and init_atmosphere cores of MPAS-Model), as Spack's builtin
+    mpas-model recipe, plus the HPCaaS-Bench T8 axes: compiler (Spack's own %gcc, %intel, %cce)
+    x optimisation level (opt=O3 or Ofast), each compiler with the study's flags.
+
+    MPAS' Makefile writes its flags into each build target ("FFLAGS_OPT = -O3 ..." inside
+    gfortran:, ifort:, ...); the builtin recipe rewrites those lines (patch_makefile), and this
+    one rewrites the optimisation flags the same way. GNU at -Ofast segfaults at run time in the
+    study: an experiment that must show as failed, not a build error.
+    """
+
+    maintainers("hpcaas-bench")
+
+    variant("opt", default="O3", values=("O3", "Ofast"), multi=False,
+            description="Optimisation level of the Fortran, C and C++ code (S1 T8)")
+
+    # Cray's compilers have no target of their own in MPAS' Makefile to guess from the
+    # compiler name; "ftn" is the one that calls the Cray wrappers.
+    requires("make_target=ftn", when="%cce", msg="MPAS builds with Cray compilers through its ftn target")
+
+    def study_fflags(self):
+        family = self.spec.compiler.name
+        flags = list(STUDY_FFLAGS.get(family, []))
+        if self.spec.satisfies("precision=double"):
+            flags += PROMOTION_FFLAGS.get(family, [])
+        return flags
+
+    def target(self, model, action):
+        targets = super().target(model, action)
+        opt = "-" + self.spec.variants["opt"].value
+        flags = [
+            "FFLAGS_OPT={0}".format(" ".join([opt] + self.study_fflags())),
+            f"CFLAGS_OPT={opt}",
+            f"CXXFLAGS_OPT={opt}",
+            f"LDFLAGS_OPT={opt}",
+        ]
+        # The last element is the Makefile target the builtin chose (gfortran, ifort, ftn, ...).
+        self.patch_makefile(targets[-1], flags)
+        return targets[:-1] + flags + targets[-1:]

@@ -1,0 +1,72 @@
+from spack.package import *
+
+# OPS_COMPILER selects a section of OPS' and the benchmark's Makefiles (flags, compiler names).
+OPS_COMPILER = {"gcc": "gnu", "intel": "intel", "oneapi": "intel", "cce": "cray", "clang": "clang",
+                "aocc": "clang", "arm": "clang"}
+
+
+class Opensbli(MakefilePackage):
+    """OpenSBLI benchmark of the UK HPC benchmark suite: compressible Navier-Stokes on a Taylor-Green
+    vortex, fourth-order central differences and a three-stage Runge-Kutta scheme, generated
+    C++ code on the OPS library (MPI), for S5 (PASC'19, TGV 512^3 and 1024^3, iterations/s).
+
+    The source is the benchmark as ARCHER and Isambard ran it (OpenSBLI_ARCHER_bench.zip, the
+    download UoB-HPC's scripts used, now kept in hpc-uk/archer-benchmarks under
+    apps/OpenSBLI/source with OPS). The program reads a file "input" in its working directory:
+    "<ss|ws|va> <grid points per direction> <iterations> <processes> <True|False: write HDF5>".
+    """
+
+    homepage = "https://opensbli.github.io/"
+    git = "https://github.com/hpc-uk/archer-benchmarks.git"
+    maintainers("hpcaas-bench")
+
+    # The last change to apps/OpenSBLI/source (2023-02-02; halo partitioning fixes of 2021).
+    version("2023.02.02", commit="8ca70bbd93b4840a63a4d62471cffc3dbbbbd94d")
+
+    variant("openmp", default=False, description="Also build OpenSBLI_mpi_openmp (MPI x OpenMP)")
+
+    depends_on("c", type="build")
+    depends_on("cxx", type="build")
+    depends_on("mpi")
+    # OPS' MPI library always compiles its HDF5 I/O (ops_mpi_hdf5.c); the benchmark links -lhdf5_hl.
+    depends_on("hdf5 +mpi +hl")
+    depends_on("zlib-api")
+
+    # fscanf("%s") of "ss" and "False" into char[2] and char[4] overruns both; the fix UoB-HPC's
+    # benchmark scripts apply with sed before building.
+    patch("input-buffers.patch")
+
+    source_dir = join_path("apps", "OpenSBLI", "source")
+
+    def make_variables(self):
+        spec = self.spec
+        return [
+            f"OPS_COMPILER={OPS_COMPILER.get(spec.compiler.name, 'gnu')}",
+            "OPS_INSTALL_PATH={0}".format(join_path(self.stage.source_path, self.source_dir, "OPS", "ops")),
+            f"MPI_INSTALL_PATH={spec['mpi'].prefix}",
+            f"HDF5_INSTALL_PATH={spec['hdf5'].prefix}",
+            # The Makefiles expect $(MPI_INSTALL_PATH)/bin/mpiCC; use the MPI's own wrappers.
+            f"MPICC={spec['mpi'].mpicc}",
+            f"MPICXX={spec['mpi'].mpicxx}",
+            f"MPICPP={spec['mpi'].mpicxx}",
+            f"OMPFLAGS={self.compiler.openmp_flag}",
+        ]
+
+    def build(self, spec, prefix):
+        variables = self.make_variables()
+        with working_dir(join_path(self.source_dir, "OPS", "ops", "c")):
+            make("core", "mpi", *variables, parallel=False)
+        targets = ["OpenSBLI_mpi"] + (["OpenSBLI_mpi_openmp"] if spec.satisfies("+openmp") else [])
+        # The benchmark's gnu section compiles with MPIFLAGS = $(CCFLAGS) but never sets CCFLAGS
+        # (no -O3 at all); UoB-HPC's scripts passed these.
+        if OPS_COMPILER.get(spec.compiler.name, "gnu") == "gnu":
+            variables.append("CCFLAGS=-O3 -fPIC -DUNIX -Wall")
+        with working_dir(join_path(self.source_dir, "Benchmark")):
+            make(*targets, *variables, parallel=False)
+
+    def install(self, spec, prefix):
+        mkdirp(prefix.bin)
+        benchmark = join_path(self.source_dir, "Benchmark")
+        install(join_path(benchmark, "OpenSBLI_mpi"), prefix.bin)
+        if spec.satisfies("+openmp"):
+            install(join_path(benchmark, "OpenSBLI_mpi_openmp"), prefix.bin)
