@@ -6,7 +6,7 @@ export HPCAAS_SYSTEM := $(SYSTEM)
 PYTHON := .venv/bin/python
 
 .DEFAULT_GOAL := help
-.PHONY: help setup system systems mirror smoke run reproduce test bench clean foms profile slurm-up slurm-down
+.PHONY: help setup system systems mirror smoke run reproduce dry-run concretize test bench clean foms profile slurm-up slurm-down
 
 help: ## List the targets
 	@grep -hE '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-12s %s\n", $$1, $$2}'
@@ -31,6 +31,12 @@ run: ## Run any study: make run STUDY=<ramble-workspaces/ folder> [SYSTEM=<confi
 
 reproduce: ## A study end to end with its report: make reproduce STUDY=<study> SYSTEM=<system>
 	@scripts/reproduce.sh $(STUDY) $(SYSTEM)
+
+dry-run: ## A study's experiments on a system, generated not run: make dry-run STUDY=<study> SYSTEM=<system>
+	@scripts/dry-run.sh $(STUDY) $(SYSTEM)
+
+concretize: ## Concretize a study's environment offline for a system: make concretize SYSTEM=<system> ENV=<env>
+	@scripts/concretize.sh $(SYSTEM) $(ENV)
 
 test: ## Run the test suite (unit tests + the smoke study for real)
 	@scripts/setup.sh

@@ -8,7 +8,7 @@ study's report from its results CSV.
 study.yaml keys (only `question`, `paper` and `needs` are required):
     question: the question the study answers
     paper: the publication and table or figure it reproduces
-    paper_system: the configs/ folder of the paper's system
+    paper_system: the configs/ folder of the paper's system (a list when the paper ran it on several)
     scaled_from: the paper study a scaled-down study stands for
     reference: a reference/*.csv with the published numbers
     needs: {ranks, nodes, gpus, licensed: [mirror files], variables: [system variables swept]}

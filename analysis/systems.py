@@ -239,13 +239,13 @@ def check_system_dir(folder, doc=None) -> dict:
     var_file, fab_file = folder / "ramble/variables.yaml", folder / "ramble/fabrics.yaml"
     variables = _mapping(var_file, "variables")
     fabrics = _mapping(fab_file, "fabrics")
-    for name in ("processes_per_node", "n_threads", "launcher", "fabric", "mpi_command", "batch_submit", "batch_time"):
+    for name in ("cores_per_node", "processes_per_node", "n_threads", "launcher", "fabric", "mpi_command", "batch_submit", "batch_time"):
         if name not in variables:
             raise InputError(var_file, f"variables.{name}", "present (configs/README.md lists the variables)")
     cores = value(doc, "sockets") * value(doc, "cores_per_socket")
-    if str(variables["processes_per_node"]) != str(cores):
-        raise InputError(var_file, "variables.processes_per_node",
-                         f"'{cores}' (one rank per core: sockets x cores_per_socket)")
+    for name in ("cores_per_node", "processes_per_node"):  # a study may change processes_per_node only
+        if str(variables[name]) != str(cores):
+            raise InputError(var_file, f"variables.{name}", f"'{cores}' (sockets x cores_per_socket)")
     launcher = str(variables["launcher"])  # may itself be computed, e.g. '{mpi}' on local
     if "{" not in launcher and f"launcher_{launcher}" not in variables:
         raise InputError(var_file, "variables.launcher", "a name with a launcher_<name> variable")

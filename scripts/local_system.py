@@ -217,6 +217,7 @@ def main():
     variables = {
         "system": "local",
         "target": args.target,
+        "cores_per_node": str(cores),
         "processes_per_node": str(cores),
         "n_threads": "1",
         "batch_time": "00:30:00",
