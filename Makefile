@@ -6,7 +6,7 @@ export HPCAAS_SYSTEM := $(SYSTEM)
 PYTHON := .venv/bin/python
 
 .DEFAULT_GOAL := help
-.PHONY: help setup system systems mirror smoke run reproduce dry-run concretize test bench clean foms profile slurm-up slurm-down
+.PHONY: help setup system systems mirror smoke run reproduce dry-run concretize validate baseline test bench clean foms profile slurm-up slurm-down
 
 help: ## List the targets
 	@grep -hE '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-12s %s\n", $$1, $$2}'
@@ -37,6 +37,12 @@ dry-run: ## A study's experiments on a system, generated not run: make dry-run S
 
 concretize: ## Concretize a study's environment offline for a system: make concretize SYSTEM=<system> ENV=<env>
 	@scripts/concretize.sh $(SYSTEM) $(ENV)
+
+validate: ## PASS/FAIL of this system against its baseline: make validate SYSTEM=<s> [BASELINE=<csv>] [SET=var=value]
+	@HPCAAS_SET="$(SET)" scripts/validate.sh $(SYSTEM) $(BASELINE)
+
+baseline: ## Run the validation suite and keep it as the system's baseline: make baseline SYSTEM=<s> [BASELINE=<csv>]
+	@HPCAAS_SET="$(SET)" scripts/validate.sh --baseline $(SYSTEM) $(BASELINE)
 
 test: ## Run the test suite (unit tests + the smoke study for real)
 	@scripts/setup.sh

@@ -59,7 +59,7 @@ def _direction(args, df, file):
 
 def cmd_collect(args):
     df = collect.collect(args.workspace, configs_dir=args.configs, spack_lock=args.spack_lock_hash,
-                         commit=args.project_commit, config_hash=args.system_config_hash)
+                         commit=args.project_commit, config_hash=args.system_config_hash, jobs=args.jobs)
     _emit(df, args)
 
 
@@ -208,6 +208,7 @@ def build_parser():
     p.add_argument("--system-config-hash", help="use this instead of hashing configs/<system>/")
     p.add_argument("--spack-lock-hash", help="use this instead of hashing software/*/spack.lock")
     p.add_argument("--project-commit", help="use this instead of `git rev-parse HEAD`")
+    p.add_argument("--jobs", help="scheduler job statistics CSV (slurm/wait-jobs.py --csv): a failed job fails its experiment")
     p.set_defaults(run=cmd_collect)
 
     p = sub.add_parser("table", help="paper-style pivot: rows = configurations, columns = e.g. nodes")

@@ -225,11 +225,39 @@ def results_timestamp(file) -> str:
     return datetime.datetime.fromtimestamp(mtime, tz=datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
+JOB_COLUMNS = ("name", "job_id", "state", "exit_code", "signal")
+
+
+def failed_jobs(jobs_csv) -> dict:
+    """{experiment: reason} for every job of a scheduler job-statistics CSV (slurm/wait-jobs.py
+    --csv; the job name is the experiment's namespace) that did not end COMPLETED with exit 0.
+    Ramble judges a run by its output only: a job killed after its last line, or exiting nonzero,
+    would otherwise pass."""
+    jobs = pd.read_csv(jobs_csv, dtype=str, keep_default_na=False)
+    missing = [c for c in JOB_COLUMNS if c not in jobs.columns]
+    if missing:
+        raise InputError(jobs_csv, missing[0], "a column of slurm/wait-jobs.py --csv (job statistics)")
+    bad = {}
+    for job in jobs.itertuples():
+        if job.state != "COMPLETED" or job.exit_code not in ("0", ""):
+            bad[job.name] = (f"{job.name}: scheduler job {job.job_id} ended {job.state} "
+                             f"(exit {job.exit_code or '?'}, signal {job.signal or 0})")
+    return bad
+
+
 def collect(workspace, configs_dir="configs", spack_lock=None, commit=None, config_hash=None,
-            cwd=".") -> pd.DataFrame:
-    """The tidy CSV rows of a workspace, provenance included (given values win over computed)."""
+            cwd=".", jobs=None) -> pd.DataFrame:
+    """The tidy CSV rows of a workspace, provenance included (given values win over computed).
+    With `jobs` (a job-statistics CSV), experiments whose job failed are FAILED too."""
     doc, file = load(workspace)
     df = tidy(doc, file)
+    if jobs is not None:
+        for name, reason in failed_jobs(jobs).items():
+            hit = df["experiment"] == name
+            if hit.any() and (df.loc[hit, "status"] == SUCCESS).all():
+                df.loc[hit, ["status", "status_reason", "value"]] = [FAILED, reason, float("nan")]
+            elif hit.any():
+                df.loc[hit, "status_reason"] = df.loc[hit, "status_reason"] + "; " + reason
     df["spack_lock_hash"] = spack_lock if spack_lock is not None else spack_lock_hash(workspace)
     df["project_commit"] = commit if commit is not None else project_commit(cwd)
     if config_hash is not None:

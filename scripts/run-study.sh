@@ -48,7 +48,15 @@ for env in "$locks"/*/; do
     [ -e "$dst/spack.lock" ] && continue
     mkdir -p "$dst" && cp -p "$env/spack.yaml" "$env/spack.lock" "$dst/"
 done
-ramble -D "$ws" workspace setup
+# HPCAAS_SET='name=value[;name=value]' overrides Ramble variables for this run only (Ramble's
+# command-line config scope outranks the workspace's and the system's).
+set_args=()
+IFS=';' read -ra assignments <<<"${HPCAAS_SET:-}"
+for a in "${assignments[@]}"; do
+    [[ "$a" == *=* ]] || die "SET: '$a' is not name=value (e.g. SET=pin=core0)"
+    set_args+=(-c "variables:${a%%=*}:${a#*=}")
+done
+ramble "${set_args[@]}" -D "$ws" workspace setup
 for lock in "$ws"/software/*/spack.lock; do
     [ -f "$lock" ] || continue
     name=$(basename "$(dirname "$lock")"); mkdir -p "$locks/$name"
@@ -68,7 +76,9 @@ fi
 say "$study on $HPCAAS_SYSTEM: ramble workspace analyze"
 ramble -D "$ws" workspace analyze -f json text
 
-hpcaas-analyze collect "$ws" -o "$out/results-$stamp.csv"
+jobs_arg=()
+[ "$scheduler" = slurm ] && [ -f "$out/jobs-$stamp.csv" ] && jobs_arg=(--jobs "$out/jobs-$stamp.csv")
+hpcaas-analyze collect "$ws" "${jobs_arg[@]}" -o "$out/results-$stamp.csv"
 cp "$out/results-$stamp.csv" "$out/results.csv.part" && mv "$out/results.csv.part" "$out/results.csv"
 hpcaas-analyze summary "$out/results.csv"
 say "results: $out/results.csv (this run: $out/results-$stamp.csv)"

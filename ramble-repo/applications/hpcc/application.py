@@ -16,7 +16,7 @@ HPCCINF_LINES = [
     "1            # of process grids (P x Q)",
     "{hpl_p}            Ps",
     "{hpl_q}            Qs",
-    "16.0         threshold",
+    "{hpl_threshold}         threshold",
     "1            # of panel fact",
     "2            PFACTs (0=left, 1=Crout, 2=Right)",
     "1            # of recursive stopping criterium",
@@ -76,6 +76,8 @@ class Hpcc(BuiltinHpcc):
         workload_variable("hpl_q", default=q, workloads=workloads,
                           description="Process grid columns Q (P x Q must equal n_ranks)")
     workload_variable("hpl_nb", default="80", workloads=["sized"], description="HPL block size NB")
+    workload_variable("hpl_threshold", default="16.0", workloads=["sized"],
+                      description="HPL residual threshold: a scaled residual above it fails verification")
     workload_variable("out_file", default="{experiment_run_dir}/hpccoutf.txt",
                       workloads=["standard", "sized"], description="Output file HPCC writes")
 
@@ -85,6 +87,12 @@ class Hpcc(BuiltinHpcc):
                      match=r".*End of HPC Challenge tests", file="{out_file}")
     success_criteria("hpl-no-error", mode="string",
                      anti_match=r".*HPL ERROR", file="{out_file}")
+    # A failed verification (HPL's residual check, PTRANS') still reaches the end line.
+    success_criteria("hpl-residuals-passed", mode="string",
+                     anti_match=r"^\s*[1-9][0-9]* tests completed and failed residual checks", file="{out_file}")
+    success_criteria("no-failed-check", mode="string", anti_match=r".*\bFAILED\b", file="{out_file}")
+    # A summary value HPCC could not compute (name=nan / inf): the FOM regexes would skip it.
+    success_criteria("finite-summary", mode="string", anti_match=r"(?i)^\w+=[-+]?(nan|inf)", file="{out_file}")
     success_criteria("hpl-requested-n", mode="string",
                      match=r"^N\s+:\s+{hpl_n}\s*$", file="{out_file}")
     success_criteria("hpl-requested-q", mode="string",

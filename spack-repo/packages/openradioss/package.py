@@ -12,8 +12,8 @@ class Openradioss(BundlePackage):
     NEON 1M-element frontal crash).
 
     Spack's builtin recipes openradioss-starter and openradioss-engine build the two programs
-    but only know the branch main; this bundle pins both to one commit (Spack's git versions,
-    @git.<commit>=main) so a study builds the same code everywhere.
+    but only know the branch main; the project's subclasses of both add the version 20230701
+    (this commit), and this bundle pins both to it so a study builds the same code everywhere.
     """
 
     homepage = "https://www.openradioss.org/"
@@ -29,7 +29,7 @@ class Openradioss(BundlePackage):
     # type run: the programs are used, not linked, and their run environment (RAD_CFG_PATH, the
     # h3d and hm_reader libraries) must come with this package.
     for _part in ("starter", "engine"):
-        depends_on(f"openradioss-{_part}@git.{COMMIT}=main", when="@20230701", type="run")
+        depends_on(f"openradioss-{_part}@20230701", when="@20230701", type="run")
         depends_on(f"openradioss-{_part}+sp", when="+sp", type="run")
         depends_on(f"openradioss-{_part}~sp", when="~sp", type="run")
     # The engine's MPI build is Open MPI only (its CMake links -lmpi_mpifh); the study's

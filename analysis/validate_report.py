@@ -1,0 +1,72 @@
+"""The report of `make validate`: the verdict, the FOMs that moved, the experiments that failed,
+and the scheduler's job statistics (wait vs run time per job), in one Markdown file.
+
+    python -m analysis.validate_report --verdict PASS|FAIL --system S --baseline CSV
+        --results CSV --gate GATE_CSV [--jobs JOBS_CSV] -o report.md
+"""
+
+import sys
+
+import pandas as pd
+
+from analysis import io
+from analysis.cli import _Parser
+from analysis.errors import InputError
+from analysis.frame import SUCCESS
+
+
+def _table(df: pd.DataFrame) -> str:
+    if df.empty:
+        return "(none)\n"
+    return io.render(df, "markdown") + "\n"
+
+
+def build(verdict, system, baseline, results, gate, jobs=None) -> str:
+    failed = results[results["status"] != SUCCESS]
+    failed = failed.drop_duplicates("experiment")[["experiment", "status", "status_reason"]]
+    moved = gate[gate["verdict"] == "FAIL"]
+    cols = [c for c in ("metric", "unit", "baseline", "measured", "change_pct", "tolerance_pct", "verdict", "reason")
+            if c in gate.columns]
+    parts = [
+        f"# Validation of {system}: {verdict}\n",
+        f"Baseline: `{baseline}`. A FOM fails when it moved the bad way by more than its tolerance "
+        "(max(2 %, 3 x its run-to-run CV)); a failed experiment fails the validation.\n",
+        f"## FOMs that moved ({len(moved)})\n", _table(moved[cols]),
+        f"## Failed experiments ({len(failed)})\n", _table(failed),
+        "## All gated FOMs\n", _table(gate[cols]),
+    ]
+    if jobs is not None:
+        keep = [c for c in ("job_id", "name", "state", "exit_code", "nodes", "wait_s", "run_s") if c in jobs.columns]
+        parts += ["## Scheduler jobs (wait and run time, from Slurm's job completion log)\n", _table(jobs[keep])]
+        if {"wait_s", "run_s"} <= set(jobs.columns):
+            w, r = pd.to_numeric(jobs["wait_s"]), pd.to_numeric(jobs["run_s"])
+            parts.append(f"{len(jobs)} jobs: wait {w.sum():.0f} s in total (max {w.max():.0f} s), "
+                         f"run {r.sum():.0f} s in total (max {r.max():.0f} s).\n")
+    parts.append("Figures: `figures/report.md` (hpcaas-analyze report of the run).\n")
+    return "\n".join(parts)
+
+
+def main(argv=None) -> int:
+    ap = _Parser(prog="validate_report", description=__doc__.split("\n")[0])
+    ap.add_argument("--verdict", required=True, choices=["PASS", "FAIL"])
+    ap.add_argument("--system", required=True)
+    ap.add_argument("--baseline", required=True)
+    ap.add_argument("--results", required=True)
+    ap.add_argument("--gate", required=True)
+    ap.add_argument("--jobs")
+    ap.add_argument("-o", "--output", required=True)
+    args = ap.parse_args(argv)
+    try:
+        results = io.read_results(args.results)
+        gate = pd.read_csv(args.gate)
+        jobs = pd.read_csv(args.jobs) if args.jobs else None
+        text = build(args.verdict, args.system, args.baseline, results, gate, jobs)
+        io.atomic_write(args.output, text)
+    except InputError as e:
+        print(f"validate_report: error: {e}", file=sys.stderr)
+        return 2
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,66 @@
+"""Failures are failures: the fault-injection study (ramble-workspaces/fault-injection) on the
+session's real Slurm cluster. Each fault is injected on the real stack (Slurm, Open MPI, HPCC);
+every faulty experiment must end FAILED in the results CSV with the reason, carry no value, and
+make the run exit 1; the clean control run stays SUCCESS."""
+
+import csv
+import subprocess
+
+import pytest
+
+from slurm_helpers import ROOT, Cluster
+
+STUDY = "fault-injection"
+# experiment -> words its status_reason must contain
+FAULTS = {
+    "fault-sigkill-1ranks": ["success criteria not met", "ended FAILED (exit 137"],
+    "fault-exit3-1ranks": ["ended FAILED (exit 3"],
+    "fault-timelimit-1ranks": ["success criteria not met", "ended TIMEOUT"],
+    "fault-truncated-1ranks": ["success criteria not met"],
+    "fault-nan-1ranks": ["success criteria not met"],
+    "fault-verification-1ranks": ["success criteria not met"],
+    "fault-wrong-pmi-2ranks": ["success criteria not met"],
+}
+
+
+@pytest.fixture(scope="module")
+def fault_run(project, slurm_cluster: Cluster):
+    proc = subprocess.run(["scripts/run-study.sh", STUDY, "local-slurm"], cwd=ROOT, capture_output=True,
+                          text=True, timeout=900, env=dict(slurm_cluster.env))
+    rows = list(csv.DictReader((ROOT / "results" / STUDY / "results.csv").open()))
+    return proc, rows
+
+
+def test_the_run_fails_and_says_how_many(fault_run):
+    proc, _ = fault_run
+    assert proc.returncode == 1, proc.stdout[-2000:] + proc.stderr[-2000:]
+    assert f"{STUDY}: {len(FAULTS)} experiment(s) FAILED" in proc.stderr
+
+
+@pytest.mark.parametrize("name", sorted(FAULTS))
+def test_each_fault_is_a_failed_experiment_with_its_reason(fault_run, name):
+    _, rows = fault_run
+    mine = [r for r in rows if r["experiment"] == f"hpcc.sized.{name}"]
+    assert mine, f"{name} is missing from the CSV"
+    assert {r["status"] for r in mine} == {"FAILED"}
+    assert {r["value"] for r in mine} == {""}, "a failed experiment must carry no value"
+    for words in FAULTS[name]:
+        assert all(words in r["status_reason"] for r in mine), (words, mine[0]["status_reason"])
+
+
+def test_the_control_run_succeeds_with_every_fom(fault_run):
+    _, rows = fault_run
+    control = [r for r in rows if r["experiment"] == "hpcc.sized.fault-none-1ranks"]
+    assert {r["status"] for r in control} == {"SUCCESS"} and len(control) == 24
+    assert all(float(r["value"]) > 0 for r in control if r["metric"] != "MaxPingPongLatency_usec")
+
+
+def test_failed_experiments_are_left_out_of_every_metric(fault_run):
+    """`best` per experiment: a failed experiment is counted as failed and given no value."""
+    out = subprocess.run([str(ROOT / ".venv/bin/hpcaas-analyze"), "best", str(ROOT / "results" / STUDY / "results.csv"),
+                          "--metric", "HPL_Tflops", "--by", "experiment"], cwd=ROOT, capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr
+    best = {r["experiment"]: r for r in csv.DictReader(out.stdout.splitlines())}
+    assert float(best["hpcc.sized.fault-none-1ranks"]["value"]) > 0
+    for name in FAULTS:
+        assert best[f"hpcc.sized.{name}"]["value"] == "" and best[f"hpcc.sized.{name}"]["n_failed"] == "1"
