@@ -7,11 +7,18 @@
 # SET='name=value' overrides one Ramble variable of the suite for this run (e.g. exec_prefix).
 source "$(dirname "$0")/lib.sh"
 PATH=$VENV/bin:$PATH
+# Bad input (usage, system, SET, baseline) stops before anything runs: one line, exit status 2.
+bad() { printf '[hpcaas] error: %s\n' "$*" >&2; exit 2; }
 mode=validate
 [ "${1:-}" = --baseline ] && { mode=baseline; shift; }
-[ $# -ge 1 ] && [ -n "$1" ] || die "usage: make validate SYSTEM=<system> [BASELINE=<csv>] | make baseline SYSTEM=<system>"
+[ $# -ge 1 ] && [ -n "$1" ] || bad "usage: make validate SYSTEM=<system> [BASELINE=<csv>] | make baseline SYSTEM=<system> [BASELINE=<csv>]"
 system=$1
 cd "$HPCAAS_ROOT"
+[ -f "configs/$system/system.yaml" ] || bad "configs/$system/system.yaml: SYSTEM: no such system (see ls configs/)"
+IFS=';' read -ra assignments <<<"${HPCAAS_SET:-}"
+for a in "${assignments[@]}"; do
+    [[ "$a" =~ ^[A-Za-z_][A-Za-z0-9_]*=[^\ :]+$ ]] || bad "SET: '$a' is not name=value (a Ramble variable of ramble-workspaces/validate, e.g. SET=pin=core0)"
+done
 baseline=${2:-baselines/$system.csv}
 given=${2:-}
 out=results/validate
@@ -20,14 +27,16 @@ GATED=(StarSTREAM_Triad SingleSTREAM_Triad MaxPingPongLatency_usec MinPingPongBa
        StarDGEMM_Gflops HPL_Tflops)
 
 if [ "$mode" = validate ] && [ ! -f "$baseline" ]; then
-    [ -n "$given" ] && die "$baseline: no such baseline file (make baseline SYSTEM=$system writes baselines/$system.csv)"
+    [ -n "$given" ] && bad "$baseline: BASELINE: no such file (make baseline SYSTEM=$system writes baselines/$system.csv)"
     say "no baseline for $system ($baseline): writing one first (make baseline)"
     mode=baseline
 fi
 if [ "$mode" = validate ]; then
     # Check the baseline before spending a run on it (gating it against itself reads it fully).
-    pre=0; err=$(hpcaas-analyze gate "$baseline" --baseline "$baseline" --metric "${GATED[@]}" -o /dev/null 2>&1) || pre=$?
-    [ "$pre" -le 1 ] || { printf '%s\n' "$err" >&2; exit 2; }
+    pre=0; err=$(mktemp); hpcaas-analyze gate "$baseline" --baseline "$baseline" --metric "${GATED[@]}" \
+        -o /dev/null 2>"$err" || pre=$?
+    [ "$pre" -le 1 ] || { cat "$err" >&2; rm -f "$err"; exit 2; }
+    rm -f "$err"
 fi
 
 run_rc=0

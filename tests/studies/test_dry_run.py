@@ -65,7 +65,7 @@ def test_dry_run_gives_the_papers_matrix(project, study, system):
         for command in [commands] if isinstance(commands, str) else commands:
             assert command in lines, f"{name}: no line\n  {command}\nin\n" + "\n".join(lines)
         for var, value in checks.get("env", {}).items():
-            pattern = rf'(^|\s|;)(export\s+)?{re.escape(var)}="?{re.escape(str(value))}"?(;|\s|$)'
+            pattern = rf'(^|\s|;)(export\s+)?{re.escape(var)}=["\']?{re.escape(str(value))}["\']?(;|\s|$)'
             assert re.search(pattern, text, re.M), f"{name}: {var}={value} not set in\n{text}"
         if "spec" in checks:
             env_dir = re.search(r"^spack env activate (\S+)$", text, re.M).group(1)

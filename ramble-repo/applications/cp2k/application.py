@@ -41,8 +41,14 @@ class Cp2k(ExecutableApplication):
                       description="Water molecules in the box: H2O-<molecules>.inp")
     workload_variable("input_path", default="{cp2k_source}/benchmarks/QS/H2O-{molecules}.inp",
                       workload="h2o", description="CP2K input file")
+    # Any CP2K input already on the machine, nothing downloaded (h2o needs the release tarball),
+    # e.g. the water MD example of Debian's cp2k package for a local check.
+    workload("local_input", executables=["execute"])
+    workload_variable("input_path", default="{workload_input_dir}/cp2k.inp", workload="local_input",
+                      description="CP2K input file on this machine (its basis and potential files "
+                                  "from CP2K's data directory)")
     workload_variable("cp2k_exe", default="cp2k.psmp", values=["cp2k.psmp", "cp2k.popt"],
-                      workload="h2o", description="CP2K binary (psmp: MPI + OpenMP)")
+                      workloads=["h2o", "local_input"], description="CP2K binary (psmp: MPI + OpenMP)")
 
     # " CP2K   1  1.0   <self avg> <self max>   <total avg> <total max>" in the timing report.
     timing = (r"^\s*CP2K\s+[0-9]+\s+[0-9.]+\s+[0-9.]+\s+[0-9.]+\s+(?P<total_avg>[0-9.]+)\s+"

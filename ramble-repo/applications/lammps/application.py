@@ -61,3 +61,8 @@ class Lammps(BuiltinLammps):
     figure_of_merit("Atoms", fom_regex=loop, group_name="atoms", units="")
 
     success_criteria("no-error", mode="string", anti_match=r"^ERROR", file="{log_file}")
+
+
+# The builtin's "Total wall time" is LAMMPS' H:MM:SS text ("0:00:01"), not a number, so a tidy
+# results table cannot hold it and marks the run failed; "Loop time" is the run's time in seconds.
+Lammps.figures_of_merit.pop("Total wall time", None)
