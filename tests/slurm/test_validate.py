@@ -44,8 +44,8 @@ def test_unchanged_machine_passes(slurm_cluster, baseline):
 
 
 def test_a_deliberate_regression_fails_and_names_what_moved(slurm_cluster, baseline):
-    # Each rank's BLAS on 4 threads inside its 1-core binding: DGEMM and HPL slow down.
-    proc = validate(slurm_cluster, baseline, "blas_threads=4")
+    # OpenBLAS forced onto its generic SSE3 kernels (as a wrong BLAS build would): DGEMM slows down.
+    proc = validate(slurm_cluster, baseline, "pin=slowblas")
     assert proc.returncode == 1 and proc.stdout.splitlines()[-1] == "FAIL", proc.stdout[-3000:]
     report = REPORT.read_text()
     assert report.startswith("# Validation of local-slurm: FAIL")
