@@ -7,8 +7,8 @@ tests/studies/<study>.yaml holds, per paper system, what the generated workspace
       experiments: [<app>/<workload>/<experiment name>, ...]   (optional: the exact set)
       scripts:
         <app>/<workload>/<experiment name>:
-          command: a line of its execute_experiment, as written before the output redirection
-                   (or a list of such lines: every one must be there)
+          command: a line of its execute_experiment, as written before the output redirection,
+                   the generated workspace's path as {ws} (or a list of such lines: every one must be there)
           env: {VARIABLE: value}   exported by the script or set on the launch line
           spec: the Spack spec of the environment the script activates
 """
@@ -32,8 +32,10 @@ def dry_run(study, system):
     return Path(proc.stdout.strip().splitlines()[-1])
 
 
-def command_lines(script):
-    """The script's lines, each without Ramble's `>> "<out>" 2>&1` redirection."""
+def command_lines(script, ws):
+    """The script's lines, each without Ramble's `>> "<out>" 2>&1` redirection, with the generated
+    workspace's path written {ws} (and the project's {root}), as the expectations have them."""
+    script = script.replace(str(ws), "{ws}").replace(str(ROOT), "{root}")
     return [re.sub(r'\s*>>?\s*"[^"]*"\s*2>&1\s*$', "", line) for line in script.splitlines()]
 
 
@@ -60,7 +62,7 @@ def test_dry_run_gives_the_papers_matrix(project, study, system):
     for name, checks in want.get("scripts", {}).items():
         assert name in scripts, f"{name} not generated; got {sorted(scripts)[:10]}"
         text = scripts[name].read_text()
-        lines = command_lines(text)
+        lines = command_lines(text, ws)
         commands = checks.get("command", [])
         for command in [commands] if isinstance(commands, str) else commands:
             assert command in lines, f"{name}: no line\n  {command}\nin\n" + "\n".join(lines)
