@@ -75,11 +75,7 @@ DEBIAN_APPS = {
     "gromacs": ("gromacs", "/usr", r"\d+\.\d+"),
     "lammps": ("lammps", "/usr", r"\d{8}"),  # 20220106.git7586adbb6a+ds1 -> 20220106
     "cp2k": ("cp2k", "/usr", r"\d+\.\d+"),
-    # ESI v1912; the openfoam recipe finds Debian's project tree under <prefix>/share/openfoam.
-    "openfoam": ("openfoam", "/usr", r"\d{4}"),
-    # Debian's python3: Spack v0.23.1 cannot concretize an environment holding these externals
-    # without one ("Spec version is not concrete: python@3.11.2/...").
-    "python": ("python3", "/usr", r"\d+\.\d+\.\d+"),
+    "openfoam": ("openfoam", "/usr/lib/openfoam/openfoam{version}", r"\d{4}"),  # ESI v1912
 }
 
 

@@ -61,7 +61,8 @@ def specs(project):
     cache.mkdir(parents=True, exist_ok=True)
 
     def one(spec):
-        out = cache / (re.sub(r"[^A-Za-z0-9]+", "_", spec) + ".txt")
+        # + and ~ spelled out: "montecarlo +rand_r" and "montecarlo ~rand_r" are two files.
+        out = cache / (re.sub(r"[^A-Za-z0-9]+", "_", spec.replace("+", "with_").replace("~", "without_")) + ".txt")
         if not out.exists():
             proc = run(f"spack spec -I '{spec}'", check=False, timeout=900)
             if proc.returncode != 0:
