@@ -97,3 +97,10 @@ class Hpcc(BuiltinHpcc):
                      match=r"^N\s+:\s+{hpl_n}\s*$", file="{out_file}")
     success_criteria("hpl-requested-q", mode="string",
                      match=r"^Q\s+:\s+{hpl_q}\s*$", file="{out_file}")
+
+    # The builtin's summary regex wants digits.digits: HPCC prints %g, so a whole number
+    # ("StarSTREAM_Scale=56") was dropped and an exponent ("1.5e-05") cut to its mantissa.
+    # Same FOM names and units; -1 (HPCC's "not measured", e.g. PingPong on one rank) stays out.
+    for metric, unit in BuiltinHpcc.summary_metrics:
+        figure_of_merit(metric, log_file="{out_file}", group_name="val", units=unit, contexts=["Summary"],
+                        fom_regex=metric + r"=(?P<val>[0-9]+(?:\.[0-9]*)?(?:[eE][-+]?[0-9]+)?)\s*$")
