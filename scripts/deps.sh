@@ -1,14 +1,17 @@
 #!/usr/bin/env bash
 # Debian packages the project uses: compilers, MPI and BLAS as Spack externals, dpkg-dev for
-# `apt-get source` (the source mirror), and the applications that cannot be built from source
-# offline (GROMACS, LAMMPS, CP2K, OpenFOAM), used as Spack externals by the local-apps study, with
-# the inputs it runs (lammps-examples, openfoam-examples; CP2K's basis sets in cp2k-data).
+# `apt-get source` (the source mirror), and every package of scripts/debian-externals.tsv
+# (libraries and applications make system registers as Spack externals, with their inputs).
 # Installs only what is missing, so a second run is quick.
 source "$(dirname "$0")/lib.sh"
 
 PACKAGES=(gcc g++ gfortran make patch xz-utils bzip2 unzip file git dpkg-dev
-          openmpi-bin libopenmpi-dev mpich libmpich-dev libopenblas-dev
-          gromacs lammps lammps-examples cp2k cp2k-data openfoam openfoam-examples)
+          openmpi-bin libopenmpi-dev mpich libmpich-dev libopenblas-dev)
+while IFS=$'\t' read -r _ debs _; do
+    case "$debs" in ''|'#'*) continue ;; esac
+    IFS=, read -ra more <<<"$debs"
+    PACKAGES+=("${more[@]}")
+done < <(grep -v '^#' "$HPCAAS_ROOT/scripts/debian-externals.tsv")
 
 missing=()
 for p in "${PACKAGES[@]}"; do

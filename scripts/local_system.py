@@ -68,26 +68,22 @@ def openblas_external(cache: Path):
     return {"externals": [{"spec": f"openblas@{version}", "prefix": str(prefix)}], "buildable": False}
 
 
-# Applications Debian ships and this offline machine cannot build from source: Spack externals
-# at their Debian prefix (so `spack env activate` puts them on PATH), not buildable.
-# name -> (Debian package, prefix, how much of the Debian version is the upstream one)
-DEBIAN_APPS = {
-    "gromacs": ("gromacs", "/usr", r"\d+\.\d+"),
-    "lammps": ("lammps", "/usr", r"\d{8}"),  # 20220106.git7586adbb6a+ds1 -> 20220106
-    "cp2k": ("cp2k", "/usr", r"\d+\.\d+"),
-    "openfoam": ("openfoam", "/usr/lib/openfoam/openfoam{version}", r"\d{4}"),  # ESI v1912
-}
+DEBIAN_EXTERNALS = Path(__file__).with_name("debian-externals.tsv")
 
 
-def debian_app_externals():
+def debian_externals(table=DEBIAN_EXTERNALS):
+    """Spack externals of the installed Debian packages listed in debian-externals.tsv."""
     found = {}
-    for name, (package, prefix, upstream) in DEBIAN_APPS.items():
-        version = deb_version(package)
+    for line in table.read_text().splitlines():
+        if not line.strip() or line.startswith("#"):
+            continue
+        name, debs, prefix, upstream, buildable = line.split("\t")
+        version = deb_version(debs.split(",")[0])
         if not version:
             continue
         version = re.match(upstream, version).group(0)
         found[name] = {"externals": [{"spec": f"{name}@{version}", "prefix": prefix.format(version=version)}],
-                       "buildable": False}
+                       "buildable": buildable == "true"}
     return found
 
 
@@ -204,7 +200,7 @@ def main():
     blas = openblas_external(cache)
     if blas:
         packages["openblas"] = blas
-    packages.update(debian_app_externals())
+    packages.update(debian_externals())
     # Sorted: `spack external find` lists in no fixed order, and the lock cache hashes this file.
     packages_file.write_text(yaml.safe_dump({"packages": dict(sorted(packages.items()))}, sort_keys=False))
 
