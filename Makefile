@@ -51,9 +51,8 @@ test: ## Run the test suite (unit tests + the smoke study for real)
 bench: ## Measure speed targets (analysis on 1,000,000 rows)
 	@$(PYTHON) -m analysis.bench
 
-clean: ## Remove generated workspace state and results (keeps tools, venv and Spack installs)
-	@rm -rf results && for ws in ramble-workspaces/*/; do \
-	  find "$$ws" -mindepth 1 -maxdepth 1 ! -name configs ! -name README.md -exec rm -rf {} +; done
+clean: ## Remove generated workspace state and results (keeps tools, venv, Spack installs and every tracked file)
+	@git clean -q -d -f -X -- results dry-runs ramble-workspaces
 
 foms: ## FOMs a Ramble app extracts from a log: make foms APP=<app> LOG=<file> [WORKLOAD=<w>] [VARS='n_ranks=2']
 	@test -n "$(APP)" -a -n "$(LOG)" || { echo "usage: make foms APP=<ramble application> LOG=<file> [WORKLOAD=<w>]" >&2; exit 2; }

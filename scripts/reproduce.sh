@@ -16,5 +16,6 @@ rc=0
 scripts/run-study.sh "$study" "$system" || rc=$?
 csv=results/$study/results.csv
 [ -f "$csv" ] || die "$study on $system produced no results ($csv); see the messages above"
-"$VENV/bin/python" -m analysis.study report "$study" "$csv" "results/$study" || rc=${rc:-1}
+# The run's failure wins; a failed report alone still fails the command.
+"$VENV/bin/python" -m analysis.study report "$study" "$csv" "results/$study" || { report_rc=$?; [ "$rc" -ne 0 ] || rc=$report_rc; }
 exit "$rc"

@@ -20,3 +20,18 @@ def run(cmd, check=True, env=None, timeout=1800, cwd=ROOT):
     if check and proc.returncode != 0:
         pytest.fail(f"`{cmd}` exited {proc.returncode}\n--- stdout\n{proc.stdout[-4000:]}\n--- stderr\n{proc.stderr[-4000:]}")
     return proc
+
+
+def local_facts():
+    """What `make system` found on this machine (configs/local): target, OS and default
+    compiler spec, so that no test names the development machine's."""
+    import yaml
+
+    local = ROOT / "configs/local"
+    system = yaml.safe_load((local / "system.yaml").read_text())
+    compilers = yaml.safe_load((local / "spack/compilers.yaml").read_text())["compilers"]
+    definitions = yaml.safe_load((local / "spack/definitions.yaml").read_text())["definitions"]
+    default = next(d["default_compiler"][0] for d in definitions if "default_compiler" in d)
+    os_name = next(c["compiler"]["operating_system"] for c in compilers
+                   if "%" + c["compiler"]["spec"].replace("@=", "@") == default)
+    return {"target": system["processor"]["target"]["value"], "os": os_name, "compiler": default}

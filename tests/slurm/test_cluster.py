@@ -11,12 +11,13 @@ from slurm_helpers import SLURM, Cluster
 
 
 def test_install_is_idempotent():
-    t0 = time.monotonic()
-    proc = subprocess.run([SLURM / "install.sh", "--mpi"], capture_output=True, text=True, timeout=600)
-    assert proc.returncode == 0, proc.stderr
-    # Everything is installed by now (the session fixture ran it): nothing to do, nothing said.
-    assert proc.stdout == "" and proc.stderr == ""
-    assert time.monotonic() - t0 < 10
+    # The first call installs what is missing (this test may run before any cluster started);
+    # the second must find everything in place: nothing to do, nothing said.
+    first = subprocess.run([SLURM / "install.sh", "--mpi"], capture_output=True, text=True, timeout=1800)
+    assert first.returncode == 0, first.stderr
+    again = subprocess.run([SLURM / "install.sh", "--mpi"], capture_output=True, text=True, timeout=600)
+    assert again.returncode == 0, again.stderr
+    assert again.stdout == "" and again.stderr == ""
 
 
 def test_nodes_idle_on_private_ports_and_paths(slurm_cluster: Cluster):
