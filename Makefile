@@ -2,6 +2,7 @@
 SHELL := /bin/bash
 SYSTEM ?= local
 STUDY ?= smoke
+SCALE ?= paper
 export HPCAAS_SYSTEM := $(SYSTEM)
 PYTHON := .venv/bin/python
 
@@ -18,7 +19,7 @@ system: ## (Re)describe this machine as configs/local/ (compilers, MPI externals
 	@scripts/make-system.sh
 
 systems: ## Table of every system in configs/: cores/node, target, network, R_peak per node, price per node-hour
-	@$(PYTHON) -m analysis.systems table
+	@.venv/bin/hpcaas systems table
 
 mirror: ## Fill mirror/ with Debian's pristine upstream tarballs of the sources Spack builds
 	@scripts/mirror.sh
@@ -26,14 +27,14 @@ mirror: ## Fill mirror/ with Debian's pristine upstream tarballs of the sources 
 smoke: ## The main job: HPCC built by Spack, {openmpi, mpich} x {1, 2} ranks -> results/smoke/results.csv
 	@scripts/run-study.sh smoke $(SYSTEM)
 
-run: ## Run any study: make run STUDY=<ramble-workspaces/ folder> [SYSTEM=<configs/ folder>]
-	@scripts/run-study.sh $(STUDY) $(SYSTEM)
+run: ## Run any study: make run STUDY=<ramble-workspaces/ folder> [SYSTEM=<configs/ folder>] [SCALE=paper|small]
+	@scripts/run-study.sh $(STUDY) $(SYSTEM) $(SCALE)
 
-reproduce: ## A study end to end with its report: make reproduce STUDY=<study> SYSTEM=<system>
-	@scripts/reproduce.sh $(STUDY) $(SYSTEM)
+reproduce: ## A study end to end with its report: make reproduce STUDY=<study> SYSTEM=<system> [SCALE=paper|small]
+	@scripts/reproduce.sh $(STUDY) $(SYSTEM) $(SCALE)
 
-dry-run: ## A study's experiments on a system, generated not run: make dry-run STUDY=<study> SYSTEM=<system>
-	@scripts/dry-run.sh $(STUDY) $(SYSTEM)
+dry-run: ## A study's experiments on a system, generated not run: make dry-run STUDY=<study> SYSTEM=<system> [SCALE=...]
+	@scripts/dry-run.sh $(STUDY) $(SYSTEM) $(SCALE)
 
 concretize: ## Concretize a study's environment offline for a system: make concretize SYSTEM=<system> ENV=<env>
 	@scripts/concretize.sh $(SYSTEM) $(ENV)

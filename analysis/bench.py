@@ -73,7 +73,7 @@ def generate(path, rows):
 
 def run(path, png):
     """The timed pipeline; returns [(step, seconds)]."""
-    from analysis import compare, directions, io, plot, scaling
+    from analysis import compare, directions, files, plot, scaling
     times, t0 = [], time.perf_counter()
 
     def step(name):
@@ -82,7 +82,7 @@ def run(path, png):
         times.append((name, now - t0))
         t0 = now
 
-    df = io.read_results(path)
+    df = files.read_results(path)
     step("read")
     direction = directions.resolve("time", "s", path)
     scaled = scaling.scaling(df, "time", direction, path)
@@ -90,7 +90,7 @@ def run(path, png):
     compare.compare(df, "time", "mpi", "openmpi", "cray-mpich", direction, path)
     step("compare")
     by = scaling.default_by(df[df["metric"] == "time"], "nodes")
-    io.atomic_write(png, plot.scaling_figure(scaled, by))
+    files.atomic_write(png, plot.scaling_figure(scaled, by))
     step("plot")
     return times
 

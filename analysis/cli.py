@@ -10,7 +10,7 @@ import os
 import sys
 from pathlib import Path
 
-from analysis import (best, collect, compare, correlate, cost, directions, frame, gate, io, plot,
+from analysis import (best, collect, compare, correlate, cost, directions, frame, gate, files, plot,
                       published, repeats, report, rpeak, scaling, summary, table)
 from analysis.errors import InputError
 
@@ -27,7 +27,7 @@ class _Parser(argparse.ArgumentParser):
 # --------------------------------------------------------------------------- helpers
 
 def _read(path, **kwargs):
-    return io.read_results(path, **kwargs)
+    return files.read_results(path, **kwargs)
 
 
 def _read_or_collect(path):
@@ -38,13 +38,13 @@ def _read_or_collect(path):
 
 
 def _emit(df, args):
-    _write(io.render(df, args.format), args.output)
+    _write(files.render(df, args.format), args.output)
 
 
 def _write(data, output):
     """Text to stdout or -o, a figure (bytes) to -o; an unwritable path is bad input."""
     try:
-        io.emit(data, output)
+        files.emit(data, output)
     except OSError as err:
         raise InputError(output, "(output)", f"a writable file ({err.strerror})") from None
 
@@ -105,7 +105,7 @@ def cmd_cost(args):
 
 def cmd_correlate(args):
     df = _read(args.csv)
-    traits = io.read_traits(args.traits)
+    traits = files.read_traits(args.traits)
     _emit(correlate.correlate(df, args.metric, traits, args.csv, args.traits, by=args.by or []), args)
 
 
@@ -116,7 +116,7 @@ def cmd_rpeak(args):
     if Path(args.systems).is_dir():
         peaks = rpeak.from_configs(args.systems, None if df is None else _systems(df), gpu=args.gpu)
     else:
-        peaks = rpeak.from_traits(io.read_traits(args.systems), args.systems)
+        peaks = rpeak.from_traits(files.read_traits(args.systems), args.systems)
     _emit(peaks if df is None else rpeak.rpeak(df, args.metric, peaks, args.csv), args)
 
 

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from analysis import frame, io, units
+from analysis import frame, files, units
 from analysis.directions import LOWER
 from analysis.errors import InputError
 
@@ -18,9 +18,9 @@ PRICE_COLUMNS = ["system", "price_per_node_hour", "currency", "date", "source"]
 
 def prices_from_csv(path) -> pd.DataFrame:
     """system,price_per_node_hour,currency,date,source: one row per system."""
-    prices = io.read_plain(path, required=PRICE_COLUMNS)
+    prices = files.read_plain(path, required=PRICE_COLUMNS)
     name = "<stdin>" if str(path) == "-" else str(path)
-    prices["price_per_node_hour"] = io.numbers(prices, "price_per_node_hour", name, allow_empty=False)
+    prices["price_per_node_hour"] = files.numbers(prices, "price_per_node_hour", name, allow_empty=False)
     if (prices["price_per_node_hour"] <= 0).any():
         line = int((prices["price_per_node_hour"] <= 0).to_numpy().argmax()) + 2
         raise InputError(name, "price_per_node_hour", f"a price above zero; line {line} is not")
@@ -33,7 +33,7 @@ def prices_from_csv(path) -> pd.DataFrame:
 def prices_from_configs(configs_dir, names) -> pd.DataFrame:
     """The price_per_node_hour of configs/<name>/system.yaml for each system name that has a
     folder (only those: an unrelated broken system does not stop the costing)."""
-    from analysis import systems  # lazily: it needs jsonschema and the configs tree
+    from hpcaas import systems  # lazily: it needs jsonschema and the configs tree
     rows = []
     for name in names:
         if not (Path(configs_dir) / name / "system.yaml").is_file():

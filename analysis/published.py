@@ -32,7 +32,7 @@ def _round_half_up(values, decimals):
 
 def published(measured, reference, measured_file, reference_file, rename=None) -> pd.DataFrame:
     if "value_decimals" not in reference.columns:
-        raise ValueError("read the reference with io.read_results(value_decimals=True)")
+        raise ValueError("read the reference with files.read_results(value_decimals=True)")
     measured = measured.copy()
     measured["metric"] = measured["metric"].astype(str).replace(rename or {})
     on = shared_dimensions(measured, reference)

@@ -55,7 +55,7 @@ def from_traits(traits, file) -> pd.DataFrame:
 def from_configs(configs_dir, names=None, gpu="dp") -> pd.DataFrame:
     """R_peak per node of configs/<name>/system.yaml for the given system names (those with a
     folder), or of every system when names is None."""
-    from analysis import systems  # lazily: it needs jsonschema and the configs tree
+    from hpcaas import systems  # lazily: it needs jsonschema and the configs tree
     if names is None:
         docs = systems.load_all(configs_dir)
     else:

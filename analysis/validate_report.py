@@ -9,7 +9,7 @@ import sys
 
 import pandas as pd
 
-from analysis import io
+from analysis import files
 from analysis.cli import _Parser
 from analysis.errors import InputError
 from analysis.frame import SUCCESS
@@ -18,7 +18,7 @@ from analysis.frame import SUCCESS
 def _table(df: pd.DataFrame) -> str:
     if df.empty:
         return "(none)\n"
-    return io.render(df, "markdown") + "\n"
+    return files.render(df, "markdown") + "\n"
 
 
 def build(verdict, system, baseline, results, gate, jobs=None) -> str:
@@ -57,11 +57,11 @@ def main(argv=None) -> int:
     ap.add_argument("-o", "--output", required=True)
     args = ap.parse_args(argv)
     try:
-        results = io.read_results(args.results)
+        results = files.read_results(args.results)
         gate = pd.read_csv(args.gate)
         jobs = pd.read_csv(args.jobs) if args.jobs else None
         text = build(args.verdict, args.system, args.baseline, results, gate, jobs)
-        io.atomic_write(args.output, text)
+        files.atomic_write(args.output, text)
     except InputError as e:
         print(f"validate_report: error: {e}", file=sys.stderr)
         return 2

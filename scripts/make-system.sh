@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# make system: describe the machine this runs on as configs/local/ (generated, git-ignored).
-# Spack finds the compilers and the MPI externals; scripts/local_system.py turns Debian's /usr
-# layout into Spack-shaped prefixes and writes the hardware facts and Ramble variables.
+# make system: describe the machine this runs on as configs/local/, and as configs/local-slurm/
+# (the same machine behind slurm/up.sh's Slurm): generated, git-ignored. Spack finds the
+# compilers and the MPI externals; hpcaas/local.py turns Debian's /usr layout into Spack-shaped
+# prefixes and writes the hardware facts and Ramble variables.
 source "$(dirname "$0")/lib.sh"
 cd "$HPCAAS_ROOT"
 . ./setup-env.sh
@@ -20,7 +21,7 @@ spack external find --scope user --not-buildable openmpi mpich gmake >/dev/null
 # one definition is enough.
 rm -f "$tmp/spack/linux/compilers.yaml"
 target=$(spack arch --target)
-"$VENV/bin/python" scripts/local_system.py --spack-dir "$tmp/spack" --target "$target" --out "$tmp"
+"$VENV/bin/python" -m hpcaas.local --spack-dir "$tmp/spack" --target "$target" --out "$tmp"
 
 # Replace the old description only once the new one is complete.
 rm -rf "$out.old"; [ -d "$out" ] && mv "$out" "$out.old"

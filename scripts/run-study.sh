@@ -1,22 +1,23 @@
 #!/usr/bin/env bash
-# Run one study's Ramble workspace on one system: set up (Spack builds), run (through the
-# system's scheduler), analyse, then export the tidy CSV to results/<study>/.
-# Usage: scripts/run-study.sh STUDY [SYSTEM]
+# Run one study on one system at a scale: render its Ramble workspace (hpcaas render), set up
+# (Spack builds), run (through the system's scheduler), analyse, then export the tidy CSV to
+# results/<study>/.
+# Usage: scripts/run-study.sh STUDY [SYSTEM] [SCALE]     (SCALE: paper, the default, or small)
 # Exit status: 0 every experiment succeeded; 1 setup failed or an experiment FAILED (the CSV
 # still has every experiment, failed ones with status FAILED and no value).
 source "$(dirname "$0")/lib.sh"
-study=${1:?usage: run-study.sh STUDY [SYSTEM]}
+study=${1:?usage: run-study.sh STUDY [SYSTEM] [SCALE]}
 export HPCAAS_SYSTEM=${2:-${HPCAAS_SYSTEM:-local}}
+scale=${3:-paper}
 cd "$HPCAAS_ROOT"
 ws=ramble-workspaces/$study
 sys_dir=configs/$HPCAAS_SYSTEM
-[ -f "$ws/configs/ramble.yaml" ] || die "no study '$study': $ws/configs/ramble.yaml does not exist (see ls ramble-workspaces/)"
+[ -f "$ws/study.yaml" ] || die "no study '$study': $ws/study.yaml does not exist (see ls ramble-workspaces/)"
 [ -f "$sys_dir/system.yaml" ] || die "no system '$HPCAAS_SYSTEM': $sys_dir/system.yaml is missing (make system writes configs/local)"
 [ -f setup-env.sh ] || die "run 'make setup' first"
 . ./setup-env.sh
-"$VENV/bin/python" -m analysis.systems validate "$sys_dir" >/dev/null
-
-scheduler=$("$VENV/bin/python" -c 'import sys; from analysis.systems import check_system_dir, value; print(value(check_system_dir(sys.argv[1]), "scheduler"))' "$sys_dir")
+scheduler=$("$VENV/bin/python" -c 'import sys; from hpcaas.systems import check_system_dir, value; print(value(check_system_dir(sys.argv[1]), "scheduler"))' "$sys_dir") ||
+    die "configs/$HPCAAS_SYSTEM is not a valid system (hpcaas systems validate $sys_dir)"
 if [ "$scheduler" = slurm ]; then
     # The system's Slurm must be up: on local-slurm that is the project's own (make slurm-up),
     # unless SLURM_CONF already names another (a test's cluster).
@@ -25,8 +26,7 @@ if [ "$scheduler" = slurm ]; then
 elif [ "$scheduler" != local ]; then
     die "$HPCAAS_SYSTEM schedules with $scheduler; this script waits for local runs and Slurm jobs only (use 'make dry-run' to generate its scripts)"
 fi
-# The experiment script is the system's batch template (configs/<system>/ramble/batch.tpl).
-cp "$sys_dir/ramble/batch.tpl" "$ws/configs/execute_experiment.tpl"
+hpcaas render "$study" "$HPCAAS_SYSTEM" --scale "$scale" >/dev/null
 
 if [ -e "$ws/results.latest.json" ]; then
     # A re-run overwrites experiment outputs: keep the earlier ones in Ramble's timestamped archive.

@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from analysis import collect, io
+from analysis import collect, files
 from analysis.schema import EXTRA_COLUMNS, RESULT_COLUMNS
 from analysis_testkit import WORKSPACE, cli
 
@@ -98,7 +98,7 @@ def test_cli_writes_a_csv_that_reads_back(tmp_path):
     proc = cli("collect", WORKSPACE, "-o", out, "--project-commit", "abc")
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout == ""
-    back = io.read_results(out)
+    back = files.read_results(out)
     assert list(back.columns) == RESULT_COLUMNS + EXTRA_COLUMNS
     assert len(back) == 22 and back["nodes"].dtype.name == "Int64"
     failed = back[back["status"] == "FAILED"]

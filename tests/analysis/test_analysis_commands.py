@@ -6,7 +6,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from analysis import best, compare, correlate, cost, gate, io, published, repeats, scaling, table
+from analysis import best, compare, correlate, cost, gate, files, published, repeats, scaling, table
 from analysis.directions import HIGHER, LOWER
 from analysis.errors import InputError
 from analysis_testkit import cli, write
@@ -38,7 +38,7 @@ e2.2,a,app,openmpi,2,128,rate,18,ns/day,SUCCESS,2
 @pytest.fixture
 def runs(tmp_path):
     path = write(tmp_path, "runs.csv", RUNS)
-    return io.read_results(path), path
+    return files.read_results(path), path
 
 
 def row(df, **where):
@@ -161,7 +161,7 @@ def test_correlate_with_system_traits(tmp_path):
     data += "".join(f"s{i},2,gflops,{v},Gflops\n" for i, v in enumerate([4, 8, 12, 16]))
     path = write(tmp_path, "r.csv", data)
     traits = write(tmp_path, "t.csv", "system,peak,cores,name\ns0,1,10,x\ns1,2,10,y\ns2,3,10,z\ns3,4,10,w\n")
-    out = correlate.correlate(io.read_results(path), "gflops", io.read_traits(traits), path, traits, by=["nodes"])
+    out = correlate.correlate(files.read_results(path), "gflops", files.read_traits(traits), path, traits, by=["nodes"])
     assert list(out.columns) == ["nodes", "trait", "r", "n"]
     got = {(n, t): (r, k) for n, t, r, k in zip(out["nodes"], out["trait"], out["r"], out["n"])}
     assert got[(2, "peak")] == (pytest.approx(1.0), 4)
@@ -176,7 +176,7 @@ def test_published_lists_cells_missing_on_either_side_and_converts_units(tmp_pat
     reference = write(tmp_path, "p.csv", "source,table,system,nodes,metric,value,unit,printed,note\n"
                                          "p,T1,x,1,t,1.5,s,1.5s,\np,T1,x,2,t,0.75,s,0.75s,\n"
                                          "p,T1,x,8,t,,s,-,lost cell\n")
-    out = published.published(io.read_results(measured), io.read_results(reference, value_decimals=True),
+    out = published.published(files.read_results(measured), files.read_results(reference, value_decimals=True),
                               measured, reference)
     got = {n: (m, r, s) for n, m, r, s in zip(out["nodes"], out["measured"], out["ratio"], out["status"])}
     assert got[1][0] == pytest.approx(1.5) and got[1][2] == "both"
@@ -201,7 +201,7 @@ def test_gate_pass_fail_and_tolerance(tmp_path):
     base = write(tmp_path, "base.csv", BASELINE)
     run = write(tmp_path, "run.csv", BASELINE.replace("100,s", "102,s").replace("50,GB/s", "40,GB/s")
                 .replace("a,app,lat,2.0,us,SUCCESS,1\n", "a,app,lat,,us,FAILED,1\n"))
-    out = gate.gate(io.read_results(run), io.read_results(base), run, base, sigma=3, floor=0.02)
+    out = gate.gate(files.read_results(run), files.read_results(base), run, base, sigma=3, floor=0.02)
     verdict = dict(zip(out["metric"], out["verdict"]))
     assert verdict == {"time": "PASS", "bw": "FAIL", "lat": "FAIL"}
     t = row(out, metric="time")
@@ -225,36 +225,23 @@ def test_cli_markdown_output(runs):
     assert len(lines) == 2 + 3
 
 
-def test_prices_and_peaks_from_a_configs_folder_via_analysis_systems(tmp_path, monkeypatch):
-    """configs/ is read through analysis.systems (owned elsewhere); a stand-in keeps this test
-    about our side of the contract: only the systems in the results are loaded."""
-    import sys
-    import types
+def test_prices_and_peaks_from_a_configs_folder(tmp_path):
+    """configs/ is read through hpcaas.systems; only the systems in the results are loaded (a
+    broken system the results do not name does not matter)."""
+    import shutil
 
-    import analysis
+    from hpcaas import systems
 
-    loaded = []
-    fake = types.ModuleType("analysis.systems")
-    facts = {"a": (2.0, 1000.0), "b": (None, 500.0)}
-
-    def load_system(path):
-        loaded.append(path.name)
-        return {"name": path.name}
-
-    fake.load_system = load_system
-    fake.load_all = lambda configs_dir: {n: {"name": n} for n in facts}
-    fake.rpeak_per_node_gflops = lambda doc: facts[doc["name"]][1]
-    fake.price_per_node_hour = lambda doc: None if facts[doc["name"]][0] is None else {
-        "value": facts[doc["name"]][0], "currency": "USD", "date": "2024-05-01", "source": "https://example.org"}
-    monkeypatch.setitem(sys.modules, "analysis.systems", fake)
-    monkeypatch.setattr(analysis, "systems", fake, raising=False)
-    for name in ("a", "b", "broken"):
-        (tmp_path / name).mkdir()
-        (tmp_path / name / "system.yaml").write_text("name: x\n")
-    prices = cost.prices_from_configs(tmp_path, ["a", "b", "nowhere"])
-    assert prices.to_dict("records") == [{"system": "a", "price_per_node_hour": 2.0, "currency": "USD",
-                                          "date": "2024-05-01", "source": "https://example.org"}]
-    assert sorted(loaded) == ["a", "b"]  # not 'broken': it is not in the results
+    for name in ("aws-hpc7a-efa", "hpe-apollo70-thunderx2-edr"):
+        shutil.copytree(systems.CONFIGS / name, tmp_path / name)
+    (tmp_path / "broken").mkdir()
+    (tmp_path / "broken" / "system.yaml").write_text("name: x\n")
+    aws = systems.load_system(tmp_path / "aws-hpc7a-efa")
+    price = aws["price_per_node_hour"]
+    prices = cost.prices_from_configs(tmp_path, ["aws-hpc7a-efa", "hpe-apollo70-thunderx2-edr", "nowhere"])
+    assert prices.to_dict("records") == [{"system": "aws-hpc7a-efa", "price_per_node_hour": price["value"],
+                                          "currency": price["currency"], "date": str(price["date"]),
+                                          "source": aws["sources"][price["source"]]}]
     from analysis import rpeak
-    assert dict(zip(*rpeak.from_configs(tmp_path, ["b"]).to_dict("list").values())) == {"b": 500.0}
-    assert len(rpeak.from_configs(tmp_path)) == 2
+    peaks = rpeak.from_configs(tmp_path, ["hpe-apollo70-thunderx2-edr"])
+    assert dict(zip(*peaks.to_dict("list").values())) == {"hpe-apollo70-thunderx2-edr": 2 * 32 * 2.2 * 8}

@@ -2,7 +2,7 @@
 
 import struct
 
-from analysis import io, plot, scaling
+from analysis import files, plot, scaling
 from analysis.directions import LOWER
 from analysis_testkit import WORKSPACE, cli, ref
 
@@ -16,7 +16,7 @@ def png_size(data):
 
 def test_scaling_figure_from_the_gromacs_table():
     path = ref("arm-tx2-pasc19_table15_gromacs_performance.csv")
-    scaled = scaling.scaling(io.read_results(path), "walltime", LOWER, path)
+    scaled = scaling.scaling(files.read_results(path), "walltime", LOWER, path)
     width, height = png_size(plot.scaling_figure(scaled, ["system"]))
     assert width > 300 and height > 200
 

@@ -7,7 +7,7 @@ import io as text_io
 import pandas as pd
 import pytest
 
-from analysis import best, compare, io, published, rpeak, scaling, table
+from analysis import best, compare, files, published, rpeak, scaling, table
 from analysis.directions import LOWER
 from analysis_testkit import cli, ref
 
@@ -23,8 +23,8 @@ MONTECARLO = "hpcaas-bench-sc23_table2_montecarlo_threads.csv"
 def _check_gromacs(metric):
     """Speed-ups and efficiencies derived from `metric`, held against the printed ones."""
     path = ref(GROMACS)
-    derived = scaling.as_tidy(scaling.scaling(io.read_results(path), metric, io_direction(metric), path))
-    return published.published(derived, io.read_results(path, value_decimals=True), "derived", path,
+    derived = scaling.as_tidy(scaling.scaling(files.read_results(path), metric, io_direction(metric), path))
+    return published.published(derived, files.read_results(path, value_decimals=True), "derived", path,
                                rename={"speedup": "speedup_factor"})
 
 
@@ -86,12 +86,12 @@ def test_gromacs_check_through_the_command_line():
 
 def test_hpcg_percent_of_peak_per_node_from_the_node_specs():
     specs = ref(NODE_SPECS)
-    peaks = rpeak.from_traits(io.read_traits(specs), specs)
+    peaks = rpeak.from_traits(files.read_traits(specs), specs)
     # R_peak = cores x GHz x DP FLOP/cycle gives Table 1's printed maximum node GFLOP/s.
     assert dict(zip(peaks["system"], peaks["rpeak_node_gflops"])) == pytest.approx(
         {"HPE Apollo 70": 1126.4, "SGI ICE XA": 1209.6, "Cray XC30": 518.4, "Dell EMC": 2662.4})
     path = ref(HPCG_ONE_NODE)
-    out = rpeak.rpeak(io.read_results(path), "hpcg_performance", peaks, path)
+    out = rpeak.rpeak(files.read_results(path), "hpcg_performance", peaks, path)
     pct = {(s, str(v)): p for s, v, p in zip(out["system"], out["variant"], out["percent_of_peak"])}
     assert pct[("HPE Apollo 70", "")] == pytest.approx(30.529 / 1126.4 * 100)
     assert [round(pct[k], 1) for k in [("HPE Apollo 70", ""), ("Dell EMC", "AVX512"), ("SGI ICE XA", ""),
@@ -101,7 +101,7 @@ def test_hpcg_percent_of_peak_per_node_from_the_node_specs():
 
 def test_namd_best_ranks_threads_beats_the_worst_by_1_22x():
     path = ref(NAMD)
-    out = best.best(io.read_results(path), "execution_time", LOWER, path)
+    out = best.best(files.read_results(path), "execution_time", LOWER, path)
     assert len(out) == 1
     top = out.iloc[0]
     assert (top["ranks"], top["threads"], top["value"]) == (4, 24, 26.0)
@@ -112,7 +112,7 @@ def test_namd_best_ranks_threads_beats_the_worst_by_1_22x():
 
 def test_openradioss_cray_mpich_vs_openmpi_on_lustre_at_14_nodes_is_1_7x():
     path = ref(OPENRADIOSS)
-    out = compare.compare(io.read_results(path), "execution_time", "mpi", "openmpi", "cray-mpich", LOWER, path)
+    out = compare.compare(files.read_results(path), "execution_time", "mpi", "openmpi", "cray-mpich", LOWER, path)
     slingshot = out[(out["interconnect"] == "Slingshot") & (out["filesystem"] == "lustre") & (out["nodes"] == 14)]
     assert len(slingshot) == 1
     assert slingshot["ratio"].iloc[0] == pytest.approx(357 / 212) and round(slingshot["ratio"].iloc[0], 1) == 1.7
@@ -126,7 +126,7 @@ def test_openradioss_cray_mpich_vs_openmpi_on_lustre_at_14_nodes_is_1_7x():
 
 def test_mpas_compiler_and_flag_ratios_and_the_failed_gnu_ofast():
     path = ref(MPAS)
-    df = io.read_results(path)
+    df = files.read_results(path)
     flags = compare.compare(df, "execution_time", "compiler_flags", "-O3", "-Ofast", LOWER, path)
     ratio = dict(zip(flags["compiler"], flags["ratio"]))
     assert ratio["intel"] == pytest.approx(446 / 424)
@@ -145,9 +145,9 @@ def test_mpas_compiler_and_flag_ratios_and_the_failed_gnu_ofast():
 
 def test_montecarlo_thread_speedups_as_printed_across_s_and_ms():
     path = ref(MONTECARLO)
-    df = io.read_results(path)
+    df = files.read_results(path)
     derived = scaling.as_tidy(scaling.scaling(df, "execution_time", LOWER, path, nodes_col="threads"))
-    check = published.published(derived, io.read_results(path, value_decimals=True), "derived", path,
+    check = published.published(derived, files.read_results(path, value_decimals=True), "derived", path,
                                 rename={"speedup": "speedup_vs_1_thread"})
     both = check[check["status"] == "both"]
     assert dict(zip(both["threads"], both["measured"].round(2))) == {192: 175.0, 384: 165.38, 112: 73.89, 224: 81.79}

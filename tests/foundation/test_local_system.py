@@ -5,6 +5,8 @@ import subprocess
 
 import yaml
 
+from hpcaas.local import slurm_nodes
+from hpcaas.systems import ramble_config
 from testkit import ROOT, run
 
 
@@ -34,12 +36,13 @@ def test_mpi_externals_have_spack_shaped_prefixes_that_work(project):
 def test_target_is_the_archspec_host(project):
     host = run("spack arch --target").stdout.strip()
     assert load("system.yaml")["processor"]["target"]["value"] == host
-    assert load("ramble/variables.yaml")["variables"]["target"] == host
+    assert ramble_config(ROOT / "configs/local")["variables"]["target"] == host
 
 
 def test_launcher_per_mpi(project):
-    variables = load("ramble/variables.yaml")["variables"]
-    assert variables["mpi_command"] == "{launcher_{launcher}}"
+    variables = ramble_config(ROOT / "configs/local")["variables"]
+    assert variables["mpi_command"] == "env {fabric_env_{fabric}} {launcher_{launcher}}"
+    assert variables["fabric_env_shm"] == ""  # one node: no fabric settings
     assert variables["launcher"] == "{mpi}"
     for name in ("openmpi", "mpich"):
         launcher = variables[f"{name}_mpirun"]
@@ -47,9 +50,22 @@ def test_launcher_per_mpi(project):
         assert variables[f"launcher_{name}"] == launcher + " -n {n_ranks}"
 
 
-def test_generated_system_passes_the_schema(project):
-    """configs/local is checked like every committed system (schema, variables, fabrics, template)."""
-    doc = run(".venv/bin/python -m analysis.systems validate").stdout
-    assert "local" in doc
+def test_generated_systems_pass_the_schema(project):
+    """configs/local and configs/local-slurm are checked like every committed system."""
+    for name in ("local", "local-slurm"):
+        out = run(f".venv/bin/hpcaas systems validate configs/{name}").stdout
+        assert out.strip() == f"OK configs/{name}/system.yaml"
     cores = load("system.yaml")["cores_per_socket"]["value"] * load("system.yaml")["sockets"]["value"]
     assert cores == os.cpu_count()
+
+
+def test_local_slurm_is_this_machine_shared_out_over_the_emulated_nodes(project):
+    local, emulated = load("system.yaml"), yaml.safe_load((ROOT / "configs/local-slurm/system.yaml").read_text())
+    nodes = emulated["nodes"]["value"]
+    assert nodes == slurm_nodes()  # what slurm/up.sh starts
+    cores = local["sockets"]["value"] * local["cores_per_socket"]["value"]
+    assert emulated["sockets"]["value"] * emulated["cores_per_socket"]["value"] == max(1, cores // nodes)
+    for fact in ("target", "model", "vendor"):
+        assert emulated["processor"][fact] == local["processor"][fact]
+    assert emulated["scheduler"]["value"] == "slurm"
+    assert ramble_config(ROOT / "configs/local-slurm")["template"] == (ROOT / "configs/schedulers/slurm.tpl").read_text()

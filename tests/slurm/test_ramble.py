@@ -1,26 +1,26 @@
-"""The local-slurm system's Ramble pieces for real: a workspace that includes
-configs/local-slurm/ramble and uses its batch.tpl as execute_experiment.tpl; `ramble on`
+"""The local-slurm system's Ramble pieces for real: a workspace with local-slurm's variables (its
+own and the derived ones) and the Slurm job script as execute_experiment.tpl; `ramble on`
 submits with sbatch, slurm/wait-jobs.py waits for the workspace's jobs, then Ramble analyses."""
 
 import json
 
 import yaml
 
+from hpcaas.systems import ramble_config
 from testkit import run
 from slurm_helpers import ROOT, SLURM, Cluster
-
-CONFIG = ROOT / "configs" / "local-slurm" / "ramble"
 
 
 def test_ramble_on_submits_to_slurm_and_the_jobs_complete(project, slurm_cluster: Cluster, tmp_path):
     ws = tmp_path / "ws"
     (ws / "configs").mkdir(parents=True)
-    (ws / "configs" / "execute_experiment.tpl").write_text((CONFIG / "batch.tpl").read_text())
+    conf = ramble_config(ROOT / "configs" / "local-slurm")
+    (ws / "configs" / "execute_experiment.tpl").write_text(conf["template"])
     (ws / "configs" / "ramble.yaml").write_text(yaml.safe_dump({"ramble": {
-        "include": [str(CONFIG)],
         "variants": {"package_manager": None},
-        # hostname is no MPI program: srun --mpi=none, whatever `mpi` would pick.
-        "variables": {"slurm_mpi_plugin": "none"},
+        # hostname is no MPI program: srun --mpi=none, whatever `mpi` would pick. One rank per
+        # node, however many cores this machine gives each emulated node.
+        "variables": {**conf["variables"], "slurm_mpi_plugin": "none", "processes_per_node": "1"},
         "applications": {"hostname": {"workloads": {"parallel": {"experiments": {
             "hn-{n_nodes}n": {"variables": {"n_nodes": ["1", "2"]}}}}}}},
         "software": {"packages": {}, "environments": {}},

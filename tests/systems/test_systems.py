@@ -12,19 +12,19 @@ from pathlib import Path
 import pytest
 import yaml
 
-from analysis import systems
 from analysis.errors import InputError
+from hpcaas import systems
 
 ROOT = Path(__file__).resolve().parents[2]
 CONFIGS = ROOT / "configs"
 REFERENCE = ROOT / "reference"
-# configs/local is generated per machine by `make system`; everything else is a committed system.
-SYSTEMS = [p.name for p in systems.system_folders(CONFIGS) if p.name != "local"]
+# configs/local and local-slurm are generated per machine by `make system`; the rest are committed.
+SYSTEMS = [p.name for p in systems.system_folders(CONFIGS) if p.name not in ("local", "local-slurm")]
 BASE = "aws-hpc7a-efa"  # the valid file the broken copies are made from (a cloud system: has a price)
 
 
 def cli(*args, configs=CONFIGS):
-    return subprocess.run([sys.executable, "-m", "analysis.systems", "--configs", str(configs), *args],
+    return subprocess.run([sys.executable, "-m", "hpcaas", "systems", "--configs", str(configs), *args],
                           cwd=ROOT, capture_output=True, text=True)
 
 
@@ -151,13 +151,16 @@ def _edit_yaml(file, change):
 
 
 @pytest.mark.parametrize("rel,change,key", [
+    # What system.yaml or fabrics.yaml determine is derived, never written again by hand.
     ("ramble/variables.yaml", lambda d: d["variables"].update(fabric_env_efa="FI_PROVIDER=verbs"),
      "variables.fabric_env_efa"),
     ("ramble/variables.yaml", lambda d: d["variables"].update(processes_per_node="96"), "variables.processes_per_node"),
     ("ramble/variables.yaml", lambda d: d["variables"].update(batch_submit="qsub {execute_experiment}"),
      "variables.batch_submit"),
+    ("ramble/variables.yaml", lambda d: d["variables"].update(target="zen4"), "variables.target"),
     ("ramble/variables.yaml", lambda d: d["variables"].update(fabric="ib"), "variables.fabric"),
-    ("ramble/variables.yaml", lambda d: d["variables"].pop("mpi_command"), "variables.mpi_command"),
+    ("ramble/variables.yaml", lambda d: d["variables"].pop("launcher"), "variables.launcher"),
+    ("ramble/variables.yaml", lambda d: d["variables"].update(launcher="mpiexec"), "variables.launcher"),
     ("ramble/fabrics.yaml", lambda d: d["fabrics"].update({"efa-rdma": {"FI_PROVIDER": "efa"}}), "fabrics.efa-rdma"),
     ("spack/compilers.yaml", lambda d: d["compilers"][0]["compiler"].update(target="aarch64"),
      "compilers.0.compiler.target"),
@@ -171,13 +174,33 @@ def test_folder_checks(tmp_path, rel, change, key):
     assert err.value.file == str(folder / rel)
 
 
-def test_batch_template_must_match_the_scheduler(tmp_path):
-    folder = _copy(tmp_path)
-    tpl = folder / "ramble/batch.tpl"
-    tpl.write_text(tpl.read_text().replace("#SBATCH", "#PBS"))
-    with pytest.raises(InputError) as err:
-        systems.check_system_dir(folder)
-    assert err.value.file == str(tpl)
+@pytest.mark.parametrize("name", SYSTEMS)
+def test_derived_variables_follow_the_facts(name):
+    doc = systems.load_system(CONFIGS / name)
+    fabrics = yaml.safe_load((CONFIGS / name / "ramble/fabrics.yaml").read_text())["fabrics"]
+    conf = systems.ramble_config(CONFIGS / name)
+    variables = conf["variables"]
+    cores = systems.value(doc, "sockets") * systems.value(doc, "cores_per_socket")
+    assert variables["system"] == name and variables["target"] == systems.value(doc, "processor.target")
+    assert variables["cores_per_node"] == variables["processes_per_node"] == str(cores)
+    for fabric, env in fabrics.items():
+        assert variables[f"fabric_env_{fabric}"] == " ".join(f"{k}={v}" for k, v in env.items())
+    scheduler = systems.value(doc, "scheduler") or "local"
+    assert conf["template"] == (CONFIGS / "schedulers" / f"{scheduler}.tpl").read_text()
+    assert variables["batch_submit"] == {"slurm": "sbatch {execute_experiment}", "pbs": "qsub {execute_experiment}",
+                                         "local": "{execute_experiment}"}[scheduler]
+
+
+def test_each_scheduler_template_is_a_job_script_of_its_scheduler():
+    directive = {"slurm": "#SBATCH", "pbs": "#PBS", "local": None}
+    templates = sorted((CONFIGS / "schedulers").glob("*.tpl"))
+    assert sorted(t.stem for t in templates) == sorted(systems.SUBMIT)
+    for tpl in templates:
+        text = tpl.read_text()
+        assert "{command}" in text and 'cd "{experiment_run_dir}"' in text, tpl
+        for other, mark in directive.items():
+            if mark:
+                assert (mark in text) == (other == tpl.stem), (tpl, mark)
 
 
 def test_a_folder_without_system_yaml_is_an_error(tmp_path):

@@ -1,12 +1,13 @@
 """The systems' Spack and Ramble files as the pinned Spack v0.23.1 and Ramble read them: Spack's
-own schemas accept them, and a Ramble workspace including each system renders every launcher x
-fabric into a complete job script."""
+own schemas accept them, and a Ramble workspace with each system's variables (its own and the
+derived ones) renders every launcher x fabric into a complete job script."""
 
 import re
 
 import pytest
 import yaml
 
+from hpcaas.systems import ramble_config
 from testkit import run
 from test_systems import CONFIGS, SYSTEMS
 
@@ -53,17 +54,17 @@ def launcher_program(variables, launcher):
 
 @pytest.mark.parametrize("name", SYSTEMS)
 def test_ramble_renders_each_launcher_and_fabric(project, tmp_path, name):
-    variables = yaml.safe_load((CONFIGS / name / "ramble/variables.yaml").read_text())["variables"]
+    conf = ramble_config(CONFIGS / name)
+    variables = conf["variables"]
     fabrics = yaml.safe_load((CONFIGS / name / "ramble/fabrics.yaml").read_text())["fabrics"]
     # launcher_for_<mpi> names an MPI's launcher; it is not a launcher command itself.
     launchers = [k[len("launcher_"):] for k in variables
                  if k.startswith("launcher_") and not k.startswith("launcher_for_")]
     ws = tmp_path / "ws"
     (ws / "configs").mkdir(parents=True)
-    (ws / "configs/execute_experiment.tpl").write_text((CONFIGS / name / "ramble/batch.tpl").read_text())
+    (ws / "configs/execute_experiment.tpl").write_text(conf["template"])
     (ws / "configs/ramble.yaml").write_text(yaml.safe_dump({"ramble": {
-        "include": [str(CONFIGS / name / "ramble")],
-        "variables": {"n_nodes": "2"},
+        "variables": {**variables, "n_nodes": "2"},
         "applications": {"hostname": {"workloads": {"parallel": {"experiments": {
             "h-{launcher}-{fabric}": {"variables": {"launcher": launchers, "fabric": list(fabrics)},
                                       "matrix": ["launcher", "fabric"]}}}}}},

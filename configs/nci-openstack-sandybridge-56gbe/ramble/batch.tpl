@@ -1,7 +1,0 @@
-#!/bin/bash
-# One Ramble experiment on nci-openstack-sandybridge-56gbe, run in place.
-# The paper names no batch system: run this script inside an allocation, or on the VMs
-# listed in the launcher's hostfile.
-export OMP_NUM_THREADS={n_threads}
-cd "{experiment_run_dir}"
-{command}

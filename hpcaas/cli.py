@@ -1,0 +1,31 @@
+"""hpcaas: the project's commands besides the analysis (hpcaas-analyze).
+
+    hpcaas systems validate|table      the systems of configs/
+    hpcaas render STUDY SYSTEM         a study's Ramble workspace for a system and scale
+    hpcaas study check|report          what a system lacks to run a study; a study's report
+
+Bad input prints one line `<file>: <key>: <expected>` and exits 2.
+"""
+
+import argparse
+import sys
+
+from analysis.errors import InputError
+from hpcaas import render, studies, systems
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(prog="hpcaas", description=__doc__.split("\n")[0])
+    sub = ap.add_subparsers(dest="command", required=True)
+    for module in (systems, render, studies):
+        module.register(sub)
+    args = ap.parse_args(argv)
+    try:
+        return args.func(args)
+    except InputError as err:
+        print(f"hpcaas {args.command}: {err}", file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,98 @@
+"""A paper's conclusions, checked on our results: `holds`, `does not hold here`, or
+`not comparable at this scale` (the results lack a value the claim is about).
+
+study.yaml `conclusions:` rows:
+
+    - claim: "'cores' binding about 2x better than 'threads'"   # the paper's words
+      where: Section 4.4                                        # where they stand
+      metric: Elapsed time                                      # our FOM the claim is about
+      where_rows: {fabric: ofi}                                 # optional: only these rows
+      check:                                                    # one of:
+        ratio: {axis: binding, a: cores, b: threads, at_least: 1.5}   # a better than b by >= x (at_most: <= x)
+        best: {axis: binding, value: cores}                           # the best value along the axis
+        order: {axis: nodes, values: ['1', '2', '4']}                 # best to worst, in this order
+        speedup: {axis: nodes, at_least: 1.2}                         # largest vs smallest axis value
+
+Values are the mean over the successful rows of each axis value; FAILED rows never count. "Better"
+follows the metric's direction (analysis.directions: a time is lower-is-better).
+"""
+
+import pandas as pd
+
+from analysis import directions, frame
+from analysis.errors import InputError
+
+HOLDS, FAILS, NOT_COMPARABLE = "holds", "does not hold here", "not comparable at this scale"
+CHECKS = ("ratio", "best", "order", "speedup")
+
+
+def validate(rows, file) -> list:
+    if not isinstance(rows, list) or not rows:
+        raise InputError(file, "conclusions", "a list of claims (hpcaas/conclusions.py)")
+    for i, row in enumerate(rows):
+        key = f"conclusions.{i}"
+        for field in ("claim", "where", "metric", "check"):
+            if not row.get(field):
+                raise InputError(file, f"{key}.{field}", "present (hpcaas/conclusions.py)")
+        check = row["check"]
+        if not isinstance(check, dict) or len(check) != 1 or next(iter(check)) not in CHECKS:
+            raise InputError(file, f"{key}.check", f"one of {', '.join(CHECKS)}")
+        if "axis" not in next(iter(check.values())):
+            raise InputError(file, f"{key}.check.{next(iter(check))}.axis", "the results column the claim compares along")
+    return rows
+
+
+def _means(df, row) -> tuple:
+    """(mean per axis value as text, direction) of the claim's metric, or (None, None)."""
+    kind, spec = next(iter(row["check"].items()))
+    rows = df[(df["metric"].astype(str) == row["metric"]) & frame.ok(df)]
+    for col, value in (row.get("where_rows") or {}).items():
+        if col not in rows:
+            return None, None
+        rows = rows[rows[col].astype(str) == str(value)]
+    if rows.empty or spec["axis"] not in rows:
+        return None, None
+    direction = directions.of(row["metric"], rows["unit"].iloc[0])
+    means = rows.groupby(rows[spec["axis"]].astype(str))["value"].mean()
+    return means, direction
+
+
+def evaluate(df: pd.DataFrame, row: dict) -> tuple:
+    """(status, what was measured, as a short text)."""
+    kind, spec = next(iter(row["check"].items()))
+    means, direction = _means(df, row)
+    if means is None or direction is None:
+        return NOT_COMPARABLE, f"no successful {row['metric']} along {spec['axis']}"
+    better = (lambda x, y: x < y) if direction == directions.LOWER else (lambda x, y: x > y)
+    if kind == "ratio":
+        a, b = str(spec["a"]), str(spec["b"])
+        if a not in means or b not in means:
+            return NOT_COMPARABLE, f"{spec['axis']} has {', '.join(means.index)}, not both {a} and {b}"
+        ratio = directions.oriented_ratio(means[a], means[b], direction)
+        ok = ratio >= spec.get("at_least", float("-inf")) and ratio <= spec.get("at_most", float("inf"))
+        return (HOLDS if ok else FAILS), f"{a} vs {b}: {ratio:.3g}x"
+    if kind == "best":
+        best = min(means.index, key=means.get) if direction == directions.LOWER else max(means.index, key=means.get)
+        if len(means) < 2:
+            return NOT_COMPARABLE, f"one {spec['axis']} value only ({best})"
+        return (HOLDS if best == str(spec["value"]) else FAILS), f"best {spec['axis']}: {best}"
+    if kind == "order":
+        wanted = [str(v) for v in spec["values"] if str(v) in means]
+        if len(wanted) < 2:
+            return NOT_COMPARABLE, f"fewer than two of {spec['values']} measured"
+        ok = all(better(means[x], means[y]) for x, y in zip(wanted, wanted[1:]))
+        return (HOLDS if ok else FAILS), " > ".join(f"{v} ({means[v]:.4g})" for v in wanted)
+    values = sorted(means.index, key=lambda v: float(v))  # speedup: a numeric axis (nodes, ranks)
+    if len(values) < 2:
+        return NOT_COMPARABLE, f"one {spec['axis']} value only"
+    speedup = directions.oriented_ratio(means[values[-1]], means[values[0]], direction)
+    return (HOLDS if speedup >= spec["at_least"] else FAILS), f"{values[0]} -> {values[-1]}: {speedup:.3g}x"
+
+
+def table(df: pd.DataFrame, rows: list) -> pd.DataFrame:
+    out = []
+    for row in rows:
+        status, measured = evaluate(df, row)
+        out.append({"claim": row["claim"], "where": row["where"], "metric": row["metric"],
+                    "measured": measured, "status": status})
+    return pd.DataFrame(out, columns=["claim", "where", "metric", "measured", "status"])

@@ -1,0 +1,81 @@
+"""A study's fidelity table (study.yaml `fidelity:`): one row per parameter, the value the study
+renders on its paper system, the paper's words (or `silent:` with the reason for the choice),
+and where the dry-run shows the value, so a changed value without a changed row fails.
+
+    - parameter: compiler            # what the row is about (PARAMETERS)
+      system: <paper system>         # optional: the row holds on that system only
+      application: <app>             # optional: ... for that application only
+      value: cce@15.0.1              # the value, as the paper would state it
+      paper: "short quote"           # the paper's words, and where they stand:
+      where: "Table 4"
+      silent: "what we chose, why"   # instead of paper/where, when the paper says nothing
+      substitute: "why"              # the paper's software cannot be built; this is the nearest
+      renders:                       # where the dry-run shows it (every experiment the row covers):
+        spec: "%cce@15.0.1"          #   a substring of a Spack spec the experiment activates
+        command: "-n 8 "             #   a substring of a line of its script
+        env: {FI_PROVIDER: cxi}      #   variables its script sets
+        experiments: 4               #   how many experiments the row covers
+
+`hpcaas study fidelity STUDY SYSTEM WORKSPACE` checks a dry-run workspace against the rows.
+"""
+
+from analysis.errors import InputError
+
+PARAMETERS = (
+    "application", "version", "input", "size", "steps", "nodes", "ranks per node", "threads",
+    "binding", "distribution", "compiler", "flags", "libraries", "mpi", "fabric", "file system",
+    "launcher", "repeats", "target", "metric",
+)
+RENDERS = ("spec", "command", "env", "experiments")
+
+
+def validate(rows, file) -> list:
+    """The rows, or InputError naming the row and key that is wrong."""
+    if not isinstance(rows, list) or not rows:
+        raise InputError(file, "fidelity", "a list of rows (hpcaas/fidelity.py)")
+    for i, row in enumerate(rows):
+        key = f"fidelity.{i}"
+        if not isinstance(row, dict):
+            raise InputError(file, key, "a mapping (parameter, value, paper+where or silent, renders)")
+        if row.get("parameter") not in PARAMETERS:
+            raise InputError(file, f"{key}.parameter", f"one of {', '.join(PARAMETERS)}; got {row.get('parameter')!r}")
+        if "value" not in row:
+            raise InputError(file, f"{key}.value", "the value the study renders")
+        quoted, silent = bool(row.get("paper")) and bool(row.get("where")), bool(row.get("silent"))
+        if quoted == silent:
+            raise InputError(file, key, "either the paper's words (paper + where) or silent: <why>, not both")
+        renders = row.get("renders")
+        if not isinstance(renders, dict) or not renders or set(renders) - set(RENDERS):
+            raise InputError(file, f"{key}.renders", f"where the dry-run shows the value: some of {', '.join(RENDERS)}")
+    return rows
+
+
+def _covered(row, system, experiments):
+    if row.get("system") not in (None, system):
+        return None
+    return [e for e in experiments.values() if row.get("application") in (None, e.application)]
+
+
+def check(rows, system, experiments) -> list:
+    """What the dry-run (hpcaas.dryrun.read) does not show of the rows that hold on `system`:
+    one line per failed row."""
+    failures = []
+    for i, row in enumerate(rows):
+        covered = _covered(row, system, experiments)
+        if covered is None:
+            continue
+        label = f"fidelity.{i} ({row['parameter']} = {row['value']})"
+        renders = row["renders"]
+        if "experiments" in renders and len(covered) != renders["experiments"]:
+            failures.append(f"{label}: {len(covered)} experiments, the row says {renders['experiments']}")
+        if not covered:
+            failures.append(f"{label}: no experiment of {row.get('application', 'the study')} on {system}")
+        for exp in covered:
+            if "spec" in renders and not any(renders["spec"] in s for s in exp.specs):
+                failures.append(f"{label}: {exp.key}: no spec with {renders['spec']!r} in {exp.specs}")
+            if "command" in renders and not any(renders["command"] in line for line in exp.lines):
+                failures.append(f"{label}: {exp.key}: no line with {renders['command']!r}")
+            for var, val in (renders.get("env") or {}).items():
+                if exp.env.get(var) != str(val):
+                    failures.append(f"{label}: {exp.key}: {var}={exp.env.get(var)!r}, the row says {val!r}")
+    return failures

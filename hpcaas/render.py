@@ -1,0 +1,198 @@
+"""Render a study for a system at a scale: the complete Ramble workspace configuration.
+
+    hpcaas render STUDY SYSTEM [--scale paper|small] [--out DIR]
+
+A study (ramble-workspaces/<study>/study.yaml) is written once: its `ramble:` block is the
+experiment (applications, matrix, software) and its `scales:` the presets. A system
+(configs/<system>/) supplies the resources and the software in each role. Rendering merges,
+from lowest to highest precedence:
+
+1. the system's Ramble variables (hpcaas.systems.ramble_config: its own and those derived from
+   system.yaml) and environment;
+2. the study's `ramble:` block;
+3. the software roles (compiler, mpi, target, fabric): on a paper system the paper's values
+   (`software.paper.<system>`, per application where the paper gives them so), elsewhere the
+   system's own (spack/definitions.yaml, system.yaml, ramble/fabrics.yaml): its default, or all
+   of them for a role the study compares (`software.sweep`). A compiler or MPI is a name in the
+   experiment (`{compiler}`, `{mpi}`: the package name without '-') and a spec in the build
+   (`%{compiler_spec}`, `^{mpi_spec}`);
+4. the scale preset: `scales.<scale>.variables`, then `scales.<scale>.systems.<system>.variables`.
+
+A role or preset variable replaces the variable of that name wherever the study sets it
+(workspace, application, workload or experiment), so a preset shrinks a swept axis in place and
+a role fills the axis an experiment's matrix names.
+
+and writes DIR/configs/ramble.yaml and DIR/configs/execute_experiment.tpl (the job script of the
+system's scheduler). DIR is the study's own workspace folder unless --out says otherwise; the
+rendered files are generated, never edited.
+"""
+
+import copy
+import shutil
+from pathlib import Path
+
+import yaml
+
+from analysis.errors import InputError
+from hpcaas import studies, systems
+from hpcaas.paths import CONFIGS, WORKSPACES
+
+SCALES = ("paper", "small")
+ROLES = ("compiler", "mpi", "target", "fabric")
+#: The lists of spack/definitions.yaml a role's default and sweep come from, and the spec sigil.
+DEFINITIONS = {"compiler": ("default_compiler", "compilers", "%"), "mpi": ("default_mpi", "mpis", "^")}
+
+
+def _replace_everywhere(node, overrides: dict):
+    """Set each overridden variable wherever a `variables:` mapping of the block defines it."""
+    if isinstance(node, dict):
+        for key, child in node.items():
+            if key == "variables" and isinstance(child, dict):
+                for name in overrides.keys() & child.keys():
+                    child[name] = copy.deepcopy(overrides[name])
+            else:
+                _replace_everywhere(child, overrides)
+    elif isinstance(node, list):
+        for child in node:
+            _replace_everywhere(child, overrides)
+
+
+def preset(doc: dict, study: str, system: str, scale: str) -> dict:
+    """The variables of a scale preset for a system: the preset's own, then its per-system ones."""
+    if scale not in SCALES:
+        raise InputError(studies.study_file(study), "scales", f"a scale among {', '.join(SCALES)}; got {scale!r}")
+    presets = doc.get("scales", {})
+    if scale not in presets:
+        if scale == "paper":  # a study without presets is written at the paper's scale
+            return {}
+        raise InputError(studies.study_file(study), f"scales.{scale}", "a preset of the study (see hpcaas/studies.py)")
+    chosen = presets[scale] or {}
+    return {**chosen.get("variables", {}), **chosen.get("systems", {}).get(system, {}).get("variables", {})}
+
+
+def _name(spec: str) -> str:
+    """The name a compiler or MPI has in experiment names and variable names: the package
+    without '-' (Ramble reads '-' inside braces as a minus)."""
+    return spec.split("@")[0].replace("-", "")
+
+
+def _system_roles(system: str) -> dict:
+    """role -> (default, all) of the system."""
+    folder = CONFIGS / system
+    definitions = {}
+    file = folder / "spack/definitions.yaml"
+    if file.exists():
+        for entry in yaml.safe_load(file.read_text()).get("definitions", []):
+            definitions.update(entry)
+    roles = {}
+    for role, (default, every, sigil) in DEFINITIONS.items():
+        specs = [s.lstrip(sigil) for s in definitions.get(every, [])]
+        first = [s.lstrip(sigil) for s in definitions.get(default, [])] or specs[:1]
+        roles[role] = (first[0] if first else None, first[:1] + [s for s in specs if s not in first[:1]])
+    doc = systems.load_system(folder)
+    native = systems.value(doc, "processor.target")
+    roles["target"] = (native, [native, systems.target_family(native)])
+    fabrics = yaml.safe_load((folder / "ramble/fabrics.yaml").read_text())["fabrics"]
+    default = systems.ramble_config(folder, doc)["variables"]["fabric"]
+    roles["fabric"] = (default, [default] + [f for f in fabrics if f != default])
+    return roles
+
+
+def _roles(doc: dict, study: str, system: str) -> tuple:
+    """({role: value or [values]}, {application: {role: value}}) for the study on the system."""
+    if "software" not in doc:  # a study that names its software itself (smoke-like local checks)
+        return {}, {}
+    software = doc["software"] or {}
+    sweep = software.get("sweep", [])
+    paper = software.get("paper", {})
+    for role in sweep:
+        if role not in ROLES:
+            raise InputError(studies.study_file(study), "software.sweep", f"roles among {', '.join(ROLES)}; got {role!r}")
+    if system in paper:
+        chosen = {r: v for r, v in paper[system].items() if r in ROLES}
+        apps = paper[system].get("applications", {})
+    else:
+        theirs = _system_roles(system)
+        chosen = {r: (theirs[r][1] if r in sweep else theirs[r][0]) for r in ROLES if theirs[r][0] is not None}
+        apps = {}
+    return chosen, apps
+
+
+def _role_variables(chosen: dict) -> dict:
+    """Ramble variables of the roles: names (lists where swept) and the spec behind each name."""
+    out = {}
+    for role, value in chosen.items():
+        values = value if isinstance(value, list) else [value]
+        if role in DEFINITIONS:
+            for spec in values:
+                out[f"{role}_spec_{_name(spec)}"] = spec
+            out[f"{role}_spec"] = "{" + role + "_spec_{" + role + "}}"
+            names = [_name(v) for v in values]
+            out[role] = names if isinstance(value, list) else names[0]
+        else:
+            out[role] = value
+    return out
+
+
+def workspace_config(study: str, system: str, scale: str = "paper") -> dict:
+    """{'ramble.yaml': the configuration as a dict, 'execute_experiment.tpl': the job script}."""
+    doc = studies.load(study)
+    sysconf = systems.ramble_config(CONFIGS / system)
+    block = copy.deepcopy(doc["ramble"])
+    chosen, per_app = _roles(doc, study, system)
+    roles = _role_variables(chosen)
+    _replace_everywhere(block, roles)
+    for app, values in per_app.items():
+        app_block = block.get("applications", {}).get(app)
+        if app_block is None:
+            raise InputError(studies.study_file(study), f"software.paper.{system}.applications.{app}",
+                             "an application of the study's ramble block")
+        app_roles = _role_variables(values)
+        _replace_everywhere(app_block, app_roles)
+        app_block["variables"] = {**app_block.get("variables", {}), **{r: app_roles[r] for r in values}}
+        roles.update({k: v for k, v in app_roles.items() if k not in values})
+    # An MPI's launcher: the system's launcher_for_<mpi>, else its default launcher.
+    launchers = {f"launcher_for_{_name(m)}": sysconf["variables"]["launcher"]
+                 for m in (chosen.get("mpi") if isinstance(chosen.get("mpi"), list) else [chosen.get("mpi")])
+                 if m and f"launcher_for_{_name(m)}" not in sysconf["variables"]}
+    overrides = preset(doc, study, system, scale)
+    _replace_everywhere(block, overrides)
+    # At the workspace level a role has one value (a list there would multiply every
+    # experiment); the experiments that sweep it got the list above.
+    scalar_roles = {k: (v[0] if isinstance(v, list) else v) for k, v in roles.items()}
+    variables = {**sysconf["variables"], **launchers, **block.get("variables", {}), **scalar_roles, **overrides}
+    env_vars = copy.deepcopy(sysconf["env_vars"])
+    for action, values in block.get("env_vars", {}).items():
+        env_vars[action] = {**env_vars.get(action, {}), **values} if isinstance(values, dict) else values
+    rendered = {**block, "variables": variables}
+    if env_vars:
+        rendered["env_vars"] = env_vars
+    return {"ramble.yaml": {"ramble": rendered}, "execute_experiment.tpl": sysconf["template"]}
+
+
+def render(study: str, system: str, scale: str = "paper", out=None) -> Path:
+    """Write the workspace's configs/ for (study, system, scale); return the workspace folder."""
+    out = Path(out) if out else WORKSPACES / study
+    files = workspace_config(study, system, scale)
+    configs = out / "configs"
+    configs.mkdir(parents=True, exist_ok=True)
+    header = (f"# Generated by `hpcaas render {study} {system} --scale {scale}` from "
+              f"ramble-workspaces/{study}/study.yaml and configs/{system}/: do not edit.\n")
+    (configs / "ramble.yaml").write_text(header + yaml.safe_dump(files["ramble.yaml"], sort_keys=False, width=1000))
+    (configs / "execute_experiment.tpl").write_text(files["execute_experiment.tpl"])
+    aux = WORKSPACES / study / "auxiliary_software_files"  # Spack config the study's environments include
+    if aux.is_dir():
+        shutil.rmtree(configs / aux.name, ignore_errors=True)
+        shutil.copytree(aux, configs / aux.name)
+    return out
+
+
+def register(sub):
+    """`hpcaas render STUDY SYSTEM [--scale S] [--out DIR]`."""
+    ap = sub.add_parser("render", help="write a study's Ramble workspace configs for a system and scale",
+                        description=__doc__.split("\n")[0])
+    ap.add_argument("study", help="a folder of ramble-workspaces/")
+    ap.add_argument("system", help="a folder of configs/")
+    ap.add_argument("--scale", default="paper", choices=SCALES)
+    ap.add_argument("--out", help="the workspace folder (default: the study's own)")
+    ap.set_defaults(func=lambda args: print(render(args.study, args.system, args.scale, args.out)) or 0)

@@ -1,0 +1,196 @@
+"""A study's definition (ramble-workspaces/<study>/study.yaml) and what `make reproduce` does
+with it: check that a system can run the study at a scale before anything runs, then write the
+study's report from its results CSV.
+
+    hpcaas study check STUDY SYSTEM [--scale S]   exit 0, or 2 with what the system lacks
+    hpcaas study report STUDY CSV OUTDIR
+
+study.yaml keys (`question`, `paper` and `ramble` are required):
+    question: the question the study answers
+    paper: the publication and table or figure it reproduces
+    paper_system: the configs/ folder of the paper's system (a list when the paper ran it on several)
+    published: {reference: reference/<table>.csv, metrics: {<reference metric>: <our FOM>},
+            systems: {<reference system label>: <configs/ folder>}}: the paper's numbers
+    conclusions: the paper's conclusions and how to check them (hpcaas/conclusions.py)
+    needs: {ranks, nodes, gpus, licensed: [mirror files], variables: [system variables swept]}
+    scales: {paper: <preset>, small: <preset>}, a preset being {variables: {...}, systems:
+            {<system>: {variables: {...}}}, needs: {...}} (hpcaas/render.py applies it)
+    software: {sweep: [roles the study compares], paper: {<paper system>: {compiler: <spec>,
+            mpi: <spec or list>, target: ..., fabric: ..., applications: {<app>: {<role>: ...}}}}}:
+            the paper's software; other systems give their own in the same roles
+    analyses: hpcaas-analyze commands run on the results CSV, e.g.
+              [table, --metric, MaxPingPongLatency_usec, --rows, mpi]
+    ramble: the experiment, in Ramble's workspace syntax (applications, matrix, software); the
+            system's variables come first (hpcaas/render.py)
+"""
+
+import argparse
+import contextlib
+import io
+import sys
+from pathlib import Path
+
+import yaml
+
+from analysis import cli, files, published
+from analysis.errors import InputError
+from hpcaas import conclusions, fidelity
+from hpcaas.paths import CONFIGS, ROOT, WORKSPACES
+from hpcaas.systems import check_system_dir, ramble_config, read_yaml, value
+
+KEYS = {"question", "paper", "paper_system", "published", "needs", "analyses", "scales", "software", "fidelity",
+        "conclusions", "ramble"}
+NEEDS = {"ranks", "nodes", "gpus", "licensed", "variables"}
+
+
+def study_file(study: str) -> Path:
+    return WORKSPACES / study / "study.yaml"
+
+
+def load(study: str) -> dict:
+    file = study_file(study)
+    if not file.is_file():
+        raise InputError(file, "(file)", f"a study description (is '{study}' a folder of ramble-workspaces/?)")
+    doc = read_yaml(file) or {}
+    if not isinstance(doc, dict):
+        raise InputError(file, "(top level)", "a mapping of study keys")
+    for key in ("question", "paper", "ramble"):
+        if key not in doc:
+            raise InputError(file, key, "present (see hpcaas/studies.py for the keys)")
+    if not isinstance(doc["ramble"], dict) or "applications" not in doc["ramble"]:
+        raise InputError(file, "ramble.applications", "the experiment's applications, in Ramble's workspace syntax")
+    doc.setdefault("needs", {})
+    unknown = set(doc) - KEYS
+    if unknown:
+        raise InputError(file, sorted(unknown)[0], f"one of {', '.join(sorted(KEYS))}")
+    needs = doc["needs"]
+    if not isinstance(needs, dict) or set(needs) - NEEDS:
+        raise InputError(file, "needs", f"a mapping with keys among {', '.join(sorted(NEEDS))}")
+    for key in ("ranks", "nodes", "gpus"):
+        if not isinstance(needs.get(key, 0), int) or needs.get(key, 0) < 0:
+            raise InputError(file, f"needs.{key}", "a whole number >= 0")
+    for key in ("licensed", "variables"):
+        if not isinstance(needs.get(key, []), list):
+            raise InputError(file, f"needs.{key}", "a list")
+    for i, cmd in enumerate(doc.get("analyses", [])):
+        if not (isinstance(cmd, list) and cmd and all(isinstance(a, str) for a in cmd)):
+            raise InputError(file, f"analyses.{i}", "a list of hpcaas-analyze arguments, e.g. [table, --metric, M]")
+    if "fidelity" in doc:
+        fidelity.validate(doc["fidelity"], file)
+    if "conclusions" in doc:
+        conclusions.validate(doc["conclusions"], file)
+    reference = (doc.get("published") or {}).get("reference")
+    if "published" in doc and not (reference and (ROOT / reference).is_file()):
+        raise InputError(file, "published.reference", f"an existing file of reference/ (got {reference!r})")
+    return doc
+
+
+def needs_at(doc: dict, scale: str) -> dict:
+    """The study's needs at a scale: the preset's `needs` over the study's own."""
+    return {**doc.get("needs", {}), **((doc.get("scales", {}).get(scale) or {}).get("needs", {}))}
+
+
+def missing(doc: dict, system: str, scale: str = "paper") -> list:
+    """What `system` lacks to run the study at `scale`, one sentence each (empty: it can run)."""
+    folder = CONFIGS / system
+    sys_doc = check_system_dir(folder)
+    needs, lacks = needs_at(doc, scale), []
+    nodes = value(sys_doc, "nodes") if "nodes" in sys_doc else None  # None: a cluster of any size
+    cores = value(sys_doc, "sockets") * value(sys_doc, "cores_per_socket")
+    want_nodes = needs.get("nodes", 1)
+    if nodes is not None and want_nodes > nodes:
+        lacks.append(f"{want_nodes} nodes (configs/{system} has {nodes})")
+    capacity = (nodes if nodes is not None else want_nodes) * cores
+    if needs.get("ranks", 1) > capacity:
+        lacks.append(f"{needs['ranks']} cores, one per rank ({capacity} on {system})")
+    gpus = sum(value(g, "count") for g in sys_doc.get("gpus", []))
+    if needs.get("gpus", 0) > gpus:
+        lacks.append(f"{needs['gpus']} GPUs per node ({gpus} on {system})")
+    for name in needs.get("licensed", []):
+        if not list((ROOT / "mirror").rglob(name)):
+            lacks.append(f"the licensed source {name}: download it from its vendor and put it in mirror/ "
+                         "(Spack then finds it by checksum)")
+    variables = ramble_config(folder, sys_doc)["variables"]
+    for name in needs.get("variables", []):
+        if name not in variables:
+            lacks.append(f"the Ramble variable '{name}' the study sweeps (configs/{system}/ramble/variables.yaml)")
+    return lacks
+
+
+def _published_section(doc: dict, df, csv: str) -> str:
+    """Our numbers beside the paper's, cell by cell, where the cells (system, nodes, ...) match;
+    else why they cannot be compared."""
+    pub = doc["published"]
+    reference_file = ROOT / pub["reference"]
+    reference = files.read_results(reference_file, value_decimals=True)
+    systems_map = pub.get("systems", {})
+    if systems_map and "system" in reference:
+        reference["system"] = reference["system"].astype(str).replace(systems_map)
+    mapping = {ours: theirs for theirs, ours in pub.get("metrics", {}).items()}
+    ran_on = sorted(set(df["system"].astype(str))) if "system" in df else []
+    try:
+        cells = published.published(df, reference, csv, reference_file, rename=mapping)
+    except InputError as err:
+        return f"Not comparable at this scale: {err.expected}.\n"
+    both = cells[cells["status"] == published.BOTH]
+    if both.empty:
+        return (f"Not comparable at this scale: no cell of {pub['reference']} was measured here "
+                f"(ours ran on {', '.join(ran_on)}); the conclusions below compare the paper's shape.\n")
+    return files.render(both, "markdown")
+
+
+def report(study: str, csv: str, outdir: str) -> int:
+    """The study's report, OUTDIR/report.md: each analysis of study.yaml, the published numbers
+    beside ours (ratio per cell) where they compare, and each of the paper's conclusions with
+    whether it holds here. Exit 1 when an analysis fails."""
+    doc = load(study)
+    out = Path(outdir)
+    out.mkdir(parents=True, exist_ok=True)
+    df = files.read_results(csv)
+    ran_on = ", ".join(sorted(set(df["system"].astype(str)))) if "system" in df else "?"
+    sections = [f"# {study}\n\n{doc['question']}\n\nReproduces: {doc['paper']}. Ran on: {ran_on}.\n"]
+    status = 0
+    for cmd in [list(c) for c in doc.get("analyses", [])]:
+        argv = [cmd[0], csv, *cmd[1:], "--format", "markdown"]
+        buf, err = io.StringIO(), io.StringIO()
+        with contextlib.redirect_stdout(buf), contextlib.redirect_stderr(err):
+            rc = cli.main(argv)
+        text = buf.getvalue() if rc == 0 else f"failed (exit {rc}): {err.getvalue().strip()}"
+        status = status or rc
+        sections.append(f"## hpcaas-analyze {' '.join(cmd)}\n\n{text}")
+    if doc.get("published"):
+        sections.append(f"## The paper's numbers beside ours\n\n{_published_section(doc, df, csv)}")
+    if doc.get("conclusions"):
+        verdicts = conclusions.table(df, doc["conclusions"])
+        held = int((verdicts["status"] == conclusions.HOLDS).sum())
+        sections.append(f"## The paper's conclusions\n\n{held} of {len(verdicts)} hold here.\n\n"
+                        + files.render(verdicts, "markdown"))
+    (out / "report.md").write_text("\n".join(sections))
+    print(f"report: {out / 'report.md'}")
+    return status
+
+
+def register(sub):
+    """`hpcaas study check|report`."""
+    ap = sub.add_parser("study", help="check that a system can run a study, or write its report",
+                        description=__doc__.split("\n")[0])
+    cmds = ap.add_subparsers(dest="study_command", required=True)
+    p = cmds.add_parser("check", help="exit 2 with what SYSTEM lacks to run STUDY at a scale")
+    p.add_argument("study")
+    p.add_argument("system")
+    p.add_argument("--scale", default="paper", choices=("paper", "small"))
+    p = cmds.add_parser("report", help="the study's analyses of CSV, as OUTDIR/report.md")
+    p.add_argument("study")
+    p.add_argument("csv")
+    p.add_argument("outdir")
+    ap.set_defaults(func=_main)
+
+
+def _main(args) -> int:
+    if args.study_command == "check":
+        lacks = missing(load(args.study), args.system, args.scale)
+        if lacks:
+            print(f"{args.study} cannot run on {args.system}; it needs " + "; ".join(lacks), file=sys.stderr)
+            return 2
+        return 0
+    return report(args.study, args.csv, args.outdir)
