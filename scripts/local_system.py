@@ -55,7 +55,8 @@ def mpi_prefix(name, version, cache: Path) -> Path:
 
 def deb_version(package):
     out = subprocess.run(["dpkg-query", "-W", "-f=${Version}", package], capture_output=True, text=True)
-    return out.stdout.split("+")[0].split("-")[0] if out.returncode == 0 else None
+    # Debian's version is [epoch:]upstream[-revision][+...]: keep the upstream part.
+    return out.stdout.split(":")[-1].split("+")[0].split("-")[0] if out.returncode == 0 else None
 
 
 def openblas_external(cache: Path):
