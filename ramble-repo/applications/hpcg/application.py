@@ -40,12 +40,14 @@ SECTION_KEYS = [
     ("Total optimized iterations", "Iteration Count Information::Total number of optimized iterations", ""),
     ("Scaled residual mean", "Reproducibility Information::Scaled residual mean", ""),
     ("Scaled residual variance", "Reproducibility Information::Scaled residual variance", ""),
-    *[(f"Time {k}", f"Benchmark Time Summary::{k}", "s") for k in ("Optimization phase", "DDOT", "WAXPBY", "SpMV", "MG")],
+    *[(f"Time {k}", f"Benchmark Time Summary::{k}", "s")
+      for k in ("Optimization phase", "DDOT", "WAXPBY", "SpMV", "MG")],
     ("Time", "Benchmark Time Summary::Total", "s"),
     *[(f"FLOP {k}", f"Floating Point Operations Summary::{k}", "FLOP")
       for k in ("Raw DDOT", "Raw WAXPBY", "Raw SpMV", "Raw MG", "Total", "Total with convergence overhead")],
     *[(f"GB/s {k}", f"GB/s Summary::{k}", "GB/s")
-      for k in ("Raw Read B/W", "Raw Write B/W", "Raw Total B/W", "Total with convergence and optimization phase overhead")],
+      for k in ("Raw Read B/W", "Raw Write B/W", "Raw Total B/W",
+                "Total with convergence and optimization phase overhead")],
     *[(f"GFLOP/s {k}", f"GFLOP/s Summary::{k}", "GFLOP/s")
       for k in ("Raw DDOT", "Raw WAXPBY", "Raw SpMV", "Raw MG", "Raw Total", "Total with convergence overhead",
                 "Total with convergence and optimization phase overhead")],
