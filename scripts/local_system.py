@@ -43,6 +43,9 @@ def mpi_prefix(name, version, cache: Path) -> Path:
     (prefix / "bin").mkdir(parents=True, exist_ok=True)
     for tool in MPI_TOOLS:
         real = Path("/usr/bin") / (tool + suffix)
+        if not real.exists() and tool == "mpic++":
+            # Debian's MPICH has mpicxx.mpich only; Spack's mpich recipe names bin/mpic++.
+            real = Path("/usr/bin") / ("mpicxx" + suffix)
         if real.exists():
             script = prefix / "bin" / tool
             script.write_text(f'#!/bin/sh\nexec {real} "$@"\n')
