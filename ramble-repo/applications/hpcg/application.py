@@ -129,6 +129,8 @@ class Hpcg(BuiltinHpcg):
         workload_variable("iterations", default=seconds, workloads=workloads,
                           description="Benchmark run time in seconds (hpcg.dat line 4); "
                                       "an official result needs at least 1800")
+    environment_variable("OMP_NUM_THREADS", "{n_threads}", description="OpenMP threads per process",
+                         workloads=all_workloads)
     workload_variable("results_file", default="{experiment_run_dir}/hpcg_result.out", workloads=all_workloads,
                       description="HPCG's result file, moved here after the run")
     # The builtin's name for it; its FOMs are replaced below.
