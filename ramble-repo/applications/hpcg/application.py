@@ -40,8 +40,9 @@ SECTION_KEYS = [
     ("Total optimized iterations", "Iteration Count Information::Total number of optimized iterations", ""),
     ("Scaled residual mean", "Reproducibility Information::Scaled residual mean", ""),
     ("Scaled residual variance", "Reproducibility Information::Scaled residual variance", ""),
+    # ALL_reduce: Intel's MKL HPCG.
     *[(f"Time {k}", f"Benchmark Time Summary::{k}", "s")
-      for k in ("Optimization phase", "DDOT", "WAXPBY", "SpMV", "MG")],
+      for k in ("Optimization phase", "DDOT", "WAXPBY", "SpMV", "MG", "ALL_reduce")],
     ("Time", "Benchmark Time Summary::Total", "s"),
     *[(f"FLOP {k}", f"Floating Point Operations Summary::{k}", "FLOP")
       for k in ("Raw DDOT", "Raw WAXPBY", "Raw SpMV", "Raw MG", "Total", "Total with convergence overhead")],
@@ -51,6 +52,7 @@ SECTION_KEYS = [
     *[(f"GFLOP/s {k}", f"GFLOP/s Summary::{k}", "GFLOP/s")
       for k in ("Raw DDOT", "Raw WAXPBY", "Raw SpMV", "Raw MG", "Raw Total", "Total with convergence overhead",
                 "Total with convergence and optimization phase overhead")],
+    ("Problem setup time", r"User Optimization Overheads::Problem setup time \(sec\)", "s"),  # Intel's
     ("Optimization phase time", r"User Optimization Overheads::Optimization phase time \(sec\)", "s"),
     ("Optimization vs reference SpMV+MG time", r"User Optimization Overheads::Optimization phase time vs reference "
                                                r"SpMV\+MG time", ""),
@@ -108,8 +110,9 @@ class Hpcg(BuiltinHpcg):
 
     software_spec("hpcg", pkg_spec="hpcg@3.1 +openmp", package_manager="spack*")
 
-    # The result file's first line: "HPCG-Benchmark" (3.1) or "HPCG-Benchmark version: 3.0".
-    run_start_regex = r"^HPCG-Benchmark\b"
+    # The result file's first line: "HPCG-Benchmark" (3.1), "HPCG-Benchmark version: 3.0", or
+    # Intel's "n104-8p-1t version: V3.0".
+    run_start_regex = r"^(?:HPCG-Benchmark\b|\S+ version: V3)"
 
     # 3.1's file ends in .txt, 3.0's in .yaml: take whichever this version wrote.
     executable("move-log", "mv HPCG-Benchmark* {results_file}", use_mpi=False)
@@ -158,14 +161,15 @@ class Hpcg(BuiltinHpcg):
     success_criteria("finite-values", mode="string", file=RESULTS, anti_match=r"(?i)^[^=]*=\s*[-+]?(nan|inf)\s*$")
 
     def _prepare_analysis(self, workspace, app_inst=None):
-        """HPCG 3.0's YAML result is read in 3.1's form: the YAML is kept beside it (.yaml)."""
+        """HPCG 3.0's YAML result is read in 3.1's form; the file as written is kept beside it (.yaml)."""
         super()._prepare_analysis(workspace, app_inst)
         path = self.expander.expand_var(RESULTS)
         if not os.path.isfile(path):
             return
         with open(path, errors="replace") as f:
             lines = f.readlines()
-        if lines and re.match(r"^HPCG-Benchmark version:", lines[0]):
+        # 3.0 and vendor builds based on it (Intel's MKL HPCG prints the YAML inside its output).
+        if any(re.match(r"^Machine Summary:\s*$", line) for line in lines):
             os.replace(path, path + ".yaml")
             with open(path, "w") as f:
                 f.writelines(flatten_yaml(lines))
