@@ -58,7 +58,7 @@ NUM = r"[0-9]+(?:\.[0-9]*)?(?:[eE][-+]?[0-9]+)?"
 RESULT = (r"^(?P<tv>W[RC]\S+)\s+(?P<N>\d+)\s+(?P<NB>\d+)\s+(?P<P>\d+)\s+(?P<Q>\d+)\s+"
           r"(?P<time>" + NUM + r")\s+(?P<gflops>" + NUM + r")")
 RESULT_PER_GPU = RESULT + r"\s+\(\s*(?P<per_gpu>" + NUM + r")\s*\)"
-# Its residual check follows it: "||Ax-b||_oo/(eps*(...)*N)=   3.16e-03 ...... PASSED" (2.3), or a
+# Its residual check follows it (PASSED or FAILED: the criteria judge it; FOMs are numbers): "||Ax-b||_oo/(eps*(...)*N)=   3.16e-03 ...... PASSED" (2.3), or a
 # fixed-point value (2.0-2.2: "=        0.0064512 ...... PASSED").
 RESIDUAL = r"^\|\|Ax-b\|\|_oo/\(eps\*.*=\s*(?P<resid>" + NUM + r")\s+\.+\s+(?P<check>PASSED|FAILED)"
 
@@ -108,8 +108,6 @@ class Hpl(BuiltinHpl):
     figure_of_merit("GFlops per GPU", log_file=LOG, fom_regex=RESULT_PER_GPU, group_name="per_gpu",
                     units="GFLOP/s", contexts=["problem-name"])
     figure_of_merit("Scaled residual", log_file=LOG, fom_regex=RESIDUAL, group_name="resid",
-                    units="", contexts=["problem-name"])
-    figure_of_merit("Residual check", log_file=LOG, fom_regex=RESIDUAL, group_name="check",
                     units="", contexts=["problem-name"])
     for fom, what in (("Tests passed", "completed and passed"), ("Tests failed", "completed and failed"),
                       ("Tests skipped", "skipped")):
