@@ -106,7 +106,8 @@ def unchecked_requests(app_inst, given):
     drop = set()
     for name, conf in app_inst.success_criteria.items():
         if name.startswith(REQUESTED):
-            used = set(VARIABLE.findall(" ".join(str(conf.get(k) or "") for k in ("match", "anti_match", "file"))))
+            # The variables of what it matches (not of the file it reads).
+            used = set(VARIABLE.findall(" ".join(str(conf.get(k) or "") for k in ("match", "anti_match"))))
             if not used or not used <= given:
                 drop.add(name)
     return drop
