@@ -46,6 +46,9 @@ def mpi_prefix(name, version, cache: Path) -> Path:
     (prefix / "bin").mkdir(parents=True, exist_ok=True)
     for tool in MPI_TOOLS:
         real = Path("/usr/bin") / (tool + suffix)
+        if not real.exists() and tool == "mpic++":
+            # Debian's MPICH has mpicxx.mpich only; Spack's mpich recipe names bin/mpic++.
+            real = Path("/usr/bin") / ("mpicxx" + suffix)
         if real.exists():
             script = prefix / "bin" / tool
             script.write_text(f'#!/bin/sh\nexec {real} "$@"\n')
@@ -58,7 +61,8 @@ def mpi_prefix(name, version, cache: Path) -> Path:
 
 def deb_version(package):
     out = subprocess.run(["dpkg-query", "-W", "-f=${Version}", package], capture_output=True, text=True)
-    return out.stdout.split("+")[0].split("-")[0] if out.returncode == 0 else None
+    # Debian's version is [epoch:]upstream[-revision][+...]: keep the upstream part.
+    return out.stdout.split(":")[-1].split("+")[0].split("-")[0] if out.returncode == 0 else None
 
 
 def openblas_external(cache: Path):

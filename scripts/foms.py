@@ -1,13 +1,20 @@
 """make foms: the FOMs a Ramble application extracts from any log file, by Ramble itself.
 
 Run under Ramble's interpreter (`ramble python scripts/foms.py APP LOG [WORKLOAD] [VAR=VALUE...]`;
-VAR=VALUE gives the run's own variables, e.g. n_ranks=2, to criteria that compare with them;
 `--batch CASES.json OUT.json` does many logs in one Ramble session). It makes a throwaway
 workspace with one experiment per (log, workload), sets it up with --dry-run (no software),
 puts each log wherever the application's FOMs and success criteria read from, marks the
-experiments run, and lets `ramble workspace analyze` extract. Prints `<fom>\t<value>\t<units>` per FOM,
-context values first (`<context>=<value> `). Exit 1 when no FOM matched or the success
-criterion failed, 2 on bad arguments.
+experiments run, and lets Ramble's analyze pipeline extract.
+
+- Prints `<fom>\t<value>\t<units>` once per FOM and context (context values first,
+  `<context>=<value> `), whichever workloads matched it.
+- A log from elsewhere has no experiment: the `requested-*` criteria (which compare the run
+  with the experiment's variables) are left out, unless VAR=VALUE gives every variable one
+  uses (e.g. `hpl_n=1000`), as Ramble would have.
+- A file holding several appended runs: with the application's `run_start_regex`, only the
+  last run is read, and stderr says so.
+Exit 0 when the log's run meets the success criteria, 1 naming the failed criteria (or saying
+that no FOM matched), 2 on bad arguments.
 """
 
 import json
@@ -18,14 +25,16 @@ import subprocess
 import sys
 import tempfile
 
+import ramble.paths
 import ramble.repository
 import ramble.workspace
-
-import ramble.paths
 
 RAMBLE = os.path.join(ramble.paths.prefix, "bin", "ramble")
 # `ramble python FILE` runs FILE without __file__; argv[0] is FILE.
 THIS = os.path.abspath(sys.argv[0])
+REQUESTED = "requested-"
+# A Ramble variable in a criterion's regex: `{hpl_n}` (not a quantifier like `{2}` or `{1,3}`).
+VARIABLE = re.compile(r"\{([A-Za-z_]\w*)\}")
 
 
 def fail(msg, code=2):
@@ -68,17 +77,18 @@ def ramble_cli(*args):
     return proc
 
 
-def place(log_map):
-    """In the active workspace: copy each experiment's log (LOG_MAP: JSON of experiment name ->
-    log) to every file the analysis reads, mark runs complete."""
-    with open(log_map) as f:
-        logs = json.load(f)
-    ws = ramble.workspace.active_workspace()
+def experiment_name(app_inst):
+    return app_inst.expander.expand_var_name(app_inst.keywords.experiment_name)
+
+
+def place(ws, logs):
+    """Copy each experiment's log (LOGS: experiment name -> log) to every file the analysis
+    reads, and mark the runs complete."""
     for _, app_inst, _ in ws.build_experiment_set().all_experiments():
         if app_inst.is_template or app_inst.repeats.is_repeat_base:
             continue
         app_inst.add_expand_vars(ws)  # as Ramble's pipelines do before each phase
-        log = logs[app_inst.expander.expand_var_name(app_inst.keywords.experiment_name)]
+        log = logs[experiment_name(app_inst)]
         files, _, _ = app_inst._analysis_dicts(ws.success_list)
         paths = set(files) | {app_inst.expander.expand_var(c.file)
                               for c in ws.success_list.all_criteria() if c.file}
@@ -88,6 +98,61 @@ def place(log_map):
         run_dir = app_inst.expander.expand_var_name(app_inst.keywords.experiment_run_dir)
         with open(os.path.join(run_dir, app_inst._status_file_name), "w") as f:
             json.dump({app_inst.keywords.experiment_status: "COMPLETE"}, f)
+
+
+def unchecked_requests(app_inst, given):
+    """The requested-* criteria of an experiment that cannot be checked: some variable their
+    regex uses was not given for the log (a log from elsewhere has no experiment)."""
+    drop = set()
+    for name, conf in app_inst.success_criteria.items():
+        if name.startswith(REQUESTED):
+            # The variables of what it matches (not of the file it reads).
+            used = set(VARIABLE.findall(" ".join(str(conf.get(k) or "") for k in ("match", "anti_match"))))
+            if not used or not used <= given:
+                drop.add(name)
+    return drop
+
+
+def analyze(spec_file):
+    """In the active workspace (spec: {"logs": {experiment: log}, "given": {experiment: [variables
+    given for its log]}}): place the logs, then run Ramble's analyze pipeline without the
+    requested-* criteria that cannot be checked, recording each experiment's failed criteria
+    in failed.json beside the workspace's results."""
+    import ramble.application
+    import ramble.config
+    import ramble.filters
+    import ramble.pipeline
+
+    with open(spec_file) as f:
+        spec = json.load(f)
+    ws = ramble.workspace.active_workspace()
+    base = ramble.application.ApplicationBase
+    analysis_dicts, analyze_experiments = base._analysis_dicts, base._analyze_experiments
+
+    def _analysis_dicts(self, criteria_list):
+        files, contexts, foms = analysis_dicts(self, criteria_list)
+        drop = unchecked_requests(self, set(spec["given"].get(experiment_name(self), [])))
+        for scope in criteria_list.criteria:
+            criteria_list.criteria[scope] = [c for c in criteria_list.criteria[scope] if c.name not in drop]
+        for conf in files.values():
+            conf["success_criteria"] = [c for c in conf["success_criteria"] if c not in drop]
+        return files, contexts, foms
+
+    failed = {}
+
+    def _analyze_experiments(self, workspace, app_inst=None):
+        analyze_experiments(self, workspace, app_inst)
+        failed[experiment_name(self)] = [c.name for c in workspace.success_list.all_criteria() if not c.ok()]
+
+    base._analysis_dicts, base._analyze_experiments = _analysis_dicts, _analyze_experiments
+    place(ws, spec["logs"])
+    ws.repeat_success_strict = ramble.config.get("config:repeat_success_strict")
+    pipeline = ramble.pipeline.pipeline_class(ramble.pipeline.pipelines.analyze)(
+        ws, ramble.filters.Filters(), output_formats=["json"])
+    with ws.write_transaction():
+        pipeline.run()
+    with open(os.path.join(ws.root, "failed.json"), "w") as f:
+        json.dump(failed, f)
 
 
 def context_labeller(app_cls):
@@ -117,6 +182,24 @@ def app_class(app):
         fail(f"APP: no Ramble application named '{app}' (see: ramble list)")
 
 
+def last_run(app, app_cls, log, tmp, i):
+    """(file to read, note): LOG itself, or its last run in a file under TMP when the
+    application's run_start_regex matches more than one line of it."""
+    regex = getattr(app_cls, "run_start_regex", None)
+    if not regex:
+        return log, None
+    with open(log, errors="replace") as f:
+        lines = f.readlines()
+    starts = [n for n, line in enumerate(lines) if re.match(regex, line)]
+    if len(starts) < 2:
+        return log, None
+    path = os.path.join(tmp, f"last-run-{i}-{os.path.basename(log)}")
+    with open(path, "w") as f:
+        f.writelines(lines[starts[-1]:])
+    return path, (f"{log} holds {len(starts)} runs of {app} (lines {', '.join(str(n + 1) for n in starts)} "
+                  f"match its run_start_regex {regex!r}): reporting the last one, from line {starts[-1] + 1}")
+
+
 def checked(case):
     """A case {app, log, [workload], [vars]} with its workloads resolved; exit 2 on bad input."""
     app, log = case["app"], os.path.abspath(case["log"])
@@ -130,45 +213,65 @@ def checked(case):
     return {"app": app, "log": log, "workloads": workloads, "vars": case.get("vars") or {}}
 
 
+def merged(experiments):
+    """One case's experiments (one per workload) as one result: each FOM once per context,
+    taken from a successful experiment first; the failed criteria only when none succeeded."""
+    ok = [e for e in experiments if e["status"] == "SUCCESS"]
+    foms, seen = [], set()
+    for exp in ok + [e for e in experiments if e["status"] != "SUCCESS"]:
+        for prefix, name, value, units in exp["foms"]:
+            if (prefix, name) not in seen:
+                seen.add((prefix, name))
+                foms.append([prefix, name, value, units])
+    failed = [] if ok else list(dict.fromkeys(c for e in experiments for c in e["failed"]))
+    return {"foms": foms, "statuses": [e["status"] for e in experiments], "failed": failed}
+
+
 def extract(cases):
-    """Ramble's FOMs and statuses for each case, in one throwaway workspace: a list of
-    {"foms": [[context label or "", name, value, units], ...], "statuses": [...]}."""
+    """Ramble's FOMs and verdict for each case, in one throwaway workspace: a list of
+    {"foms": [[context label or "", name, value, units], ...], "statuses": [...],
+    "failed": [criterion, ...], "note": what was read, when not the whole file}."""
     cases = [checked(c) for c in cases]
     packages = {p for c in cases for p in app_class(c["app"]).required_packages}
-    logs = {f"foms-{i}-{w}": c["log"] for i, c in enumerate(cases) for w in c["workloads"]}
     tmp = tempfile.mkdtemp(prefix="foms-")
     try:
-        os.makedirs(os.path.join(tmp, "configs"))
-        with open(os.path.join(tmp, "configs", "ramble.yaml"), "w") as f:
+        notes = []
+        for i, c in enumerate(cases):
+            c["read"], note = last_run(c["app"], app_class(c["app"]), c["log"], tmp, i)
+            notes.append(note)
+        spec = {"logs": {f"foms-{i}-{w}": c["read"] for i, c in enumerate(cases) for w in c["workloads"]},
+                "given": {f"foms-{i}-{w}": sorted(c["vars"]) for i, c in enumerate(cases) for w in c["workloads"]}}
+        ws = os.path.join(tmp, "ws")
+        os.makedirs(os.path.join(ws, "configs"))
+        with open(os.path.join(ws, "configs", "ramble.yaml"), "w") as f:
             f.write(workspace_config(cases, packages))
-        with open(os.path.join(tmp, "logs.json"), "w") as f:
-            json.dump(logs, f)
-        ramble_cli("-D", tmp, "workspace", "setup", "--dry-run")
-        # Put each log where its experiment's FOMs and criteria look, inside the workspace.
-        ramble_cli("-D", tmp, "python", THIS, "--place", os.path.join(tmp, "logs.json"))
-        ramble_cli("-D", tmp, "workspace", "analyze", "-f", "json")
-        with open(os.path.join(tmp, "results.latest.json")) as f:
+        with open(os.path.join(tmp, "spec.json"), "w") as f:
+            json.dump(spec, f)
+        ramble_cli("-D", ws, "workspace", "setup", "--dry-run")
+        ramble_cli("-D", ws, "python", THIS, "--analyze", os.path.join(tmp, "spec.json"))
+        with open(os.path.join(ws, "results.latest.json")) as f:
             results = json.load(f)
+        with open(os.path.join(ws, "failed.json")) as f:
+            failed = json.load(f)
     finally:
         os.environ.get("FOMS_KEEP") or shutil.rmtree(tmp, ignore_errors=True)
 
-    out = [{"foms": [], "statuses": []} for _ in cases]
+    experiments = [[] for _ in cases]
     labels = {}
     for exp in results.get("experiments", []):
-        i = int(exp["experiment_name"].split("-")[1])
+        name = exp["experiment_name"]
+        i = int(name.split("-")[1])
         app = cases[i]["app"]
         label = labels.setdefault(app, context_labeller(app_class(app)))
-        out[i]["statuses"].append(exp.get("RAMBLE_STATUS"))
-        for context in exp.get("CONTEXTS", []):
-            prefix = "" if context["name"] == "null" else label(context["name"])
-            for fom in context["foms"]:
-                out[i]["foms"].append([prefix, fom["name"], fom["value"], fom["units"]])
-    return out
+        foms = [["" if context["name"] == "null" else label(context["name"]), fom["name"], fom["value"], fom["units"]]
+                for context in exp.get("CONTEXTS", []) for fom in context["foms"]]
+        experiments[i].append({"status": exp.get("RAMBLE_STATUS"), "foms": foms, "failed": failed.get(name, [])})
+    return [{**merged(exps), "note": note} for exps, note in zip(experiments, notes)]
 
 
 def main(argv):
-    if argv[:1] == ["--place"]:
-        return place(argv[1])
+    if argv[:1] == ["--analyze"]:
+        return analyze(argv[1])
     if argv[:1] == ["--batch"]:
         # --batch CASES.json OUT.json: many logs in one workspace (one Ramble session, not one
         # per log); CASES is a list of {app, log, [workload], [vars]}, OUT gets extract()'s list.
@@ -177,7 +280,7 @@ def main(argv):
         with open(argv[2], "w") as f:
             json.dump(out, f, indent=1)
         return
-    # Variables of the run that made the log (e.g. n_ranks=2), for criteria that depend on them.
+    # Variables of the run that made the log (e.g. n_ranks=2 hpl_n=1000), for criteria that use them.
     variables = dict(a.split("=", 1) for a in argv if "=" in a)
     argv = [a for a in argv if "=" not in a]
     if len(argv) not in (2, 3):
@@ -185,13 +288,15 @@ def main(argv):
     case = {"app": argv[0], "log": argv[1], "workload": argv[2] if len(argv) == 3 else None,
             "vars": variables}
     result = extract([case])[0]
+    if result["note"]:
+        print(f"make foms: {result['note']}", file=sys.stderr)
     for prefix, name, value, units in result["foms"]:
         print(f"{prefix + ' ' if prefix else ''}{name}\t{value}\t{units}")
-    if not result["foms"]:
-        fail(f"no figure of merit of {case['app']} matched in {case['log']}", 1)
-    if "SUCCESS" not in result["statuses"]:
-        statuses = ", ".join(map(str, result["statuses"]))
-        fail(f"{case['log']} does not meet {case['app']}'s success criteria (status {statuses})", 1)
+    if "SUCCESS" in result["statuses"]:
+        return
+    if result["failed"]:
+        fail(f"{case['log']} does not meet {case['app']}'s success criteria: failed {', '.join(result['failed'])}", 1)
+    fail(f"no figure of merit of {case['app']} matched in {case['log']}", 1)
 
 
 if __name__ == "__main__":

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Fill the project's Spack source mirror (mirror/) from Debian source packages whose orig
-# tarball is the pristine upstream one, for the machines that cannot reach upstream.
+# tarball is the pristine upstream one, and with patches made from upstream git commits, for
+# the machines that cannot reach upstream.
 # Uses a private apt configuration for deb-src, so the system's apt sources stay untouched.
 source "$(dirname "$0")/lib.sh"
 
@@ -9,13 +10,54 @@ apt_dir=$HPCAAS_CACHE/apt-src
 
 # Spack looks a source up by checksum first (_source-cache/archive/<sha[:2]>/<sha>.<ext>),
 # then by name (<package>/<file>); the checksum path is a link to the named file.
-digest_path() { local ext=${1#*.tar}; echo "$mirror/_source-cache/archive/${2:0:2}/$2.tar$ext"; }
+# A patch (a file not ending in .tar.*) has no extension there.
+digest_path() {
+    case "$1" in
+        *.tar*) local ext=${1#*.tar}; echo "$mirror/_source-cache/archive/${2:0:2}/$2.tar$ext" ;;
+        *) echo "$mirror/_source-cache/archive/${2:0:2}/$2" ;;
+    esac
+}
+
+# place PKG FILE SHA SRC: SRC into the mirror as PKG/FILE, after checking its sha256.
+place() {
+    local got; got=$(sha256sum "$4" | cut -d' ' -f1)
+    [ "$got" = "$3" ] || die "$4 has sha256 $got, not $3 (scripts/mirror-sources.tsv): not the upstream file"
+    mkdir -p "$mirror/$1"
+    cp "$4" "$mirror/$1/$2.part" && mv "$mirror/$1/$2.part" "$mirror/$1/$2"
+    local digest; digest=$(digest_path "$2" "$3")
+    mkdir -p "$(dirname "$digest")" && ln -sfn "../../../$1/$2" "$digest"
+}
 
 todo=()
 while IFS=$'\t' read -r pkg version deb file sha; do
     case "$pkg" in ''|'#'*) continue ;; esac
     [ -f "$mirror/$pkg/$file" ] && [ -e "$(digest_path "$file" "$sha")" ] || todo+=("$pkg $version $deb $file $sha")
 done < "$HPCAAS_ROOT/scripts/mirror-sources.tsv"
+[ ${#todo[@]} -eq 0 ] && exit 0
+
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+
+# Rows whose source is git:<url>@<commit>: a patch Spack fetches as <url without .git>/commit/
+# <commit>.patch?full_index=1, which is `git format-patch --full-index` of that commit (no
+# signature line). Made from the upstream repository (or the mirror git's insteadOf names).
+debian_todo=()
+for entry in "${todo[@]}"; do
+    read -r pkg version src file sha <<< "$entry"
+    case "$src" in
+        git:*) ;;
+        *) debian_todo+=("$entry"); continue ;;
+    esac
+    url=${src#git:}; commit=${url##*@}; url=${url%@*}
+    say "mirror: $file from $url (commit $commit)"
+    git clone -q --bare --filter=blob:none "$url" "$work/$pkg.git" 2>/dev/null ||
+        git clone -q --bare "$url" "$work/$pkg.git" ||
+        die "cannot clone $url for $file: offline? git config --global url.<mirror>.insteadOf $url"
+    git -C "$work/$pkg.git" format-patch -1 --full-index --no-signature --stdout "$commit" > "$work/$pkg.patch"
+    place "$pkg" "$file" "$sha" "$work/$pkg.patch"
+    rm -rf "$work/$pkg.git"
+done
+todo=("${debian_todo[@]}")
 [ ${#todo[@]} -eq 0 ] && exit 0
 
 # deb-src entries mirroring the machine's deb entries (deb822 .sources files).
@@ -31,8 +73,6 @@ say "reading Debian source package lists"
 apt-get "${opts[@]}" update -qq >/dev/null 2>&1 ||
     die "apt-get update for deb-src failed (see $src_list); without it, put the tarballs into $mirror/<package>/ by hand"
 
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
 for entry in "${todo[@]}"; do
     read -r pkg version deb file sha <<< "$entry"
     say "mirror: $file from Debian source package $deb"
@@ -41,10 +81,5 @@ for entry in "${todo[@]}"; do
     (cd "$work" && apt-get "${opts[@]}" source --download-only -qq "$deb" >/dev/null 2>&1) || true
     orig=$(ls "$work/${deb}_${version}".orig.tar.* 2>/dev/null | head -n1)
     [ -n "$orig" ] || die "no orig tarball of $deb $version from Debian: put $file (sha256 $sha) into $mirror/$pkg/"
-    got=$(sha256sum "$orig" | cut -d' ' -f1)
-    [ "$got" = "$sha" ] || die "$orig has sha256 $got, not $sha (scripts/mirror-sources.tsv): not the upstream tarball"
-    mkdir -p "$mirror/$pkg"
-    cp "$orig" "$mirror/$pkg/$file.part" && mv "$mirror/$pkg/$file.part" "$mirror/$pkg/$file"
-    digest=$(digest_path "$file" "$sha")
-    mkdir -p "$(dirname "$digest")" && ln -sfn "../../../$pkg/$file" "$digest"
+    place "$pkg" "$file" "$sha" "$orig"
 done

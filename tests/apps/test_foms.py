@@ -54,13 +54,81 @@ def test_foms_from_real_log(extracted, i):
         assert len(foms) == case["count"]
 
 
-def test_make_foms_prints_and_fails_like_the_script(project):
-    logs = ROOT / "tests/apps/hpcc/logs"
-    ok = subprocess.run(["make", "-s", "foms", "APP=hpcc", f"LOG={logs}/hpcc-1.5.0-openmpi-2ranks.txt",
-                         "WORKLOAD=sized", "VARS=n_ranks=2"], cwd=ROOT, capture_output=True, text=True)
-    assert ok.returncode == 0 and "Summary=Summary HPL_Tflops\t0.0509536\tTflops" in ok.stdout.splitlines()
-    bad = subprocess.run(["make", "-s", "foms", "APP=hpcc", f"LOG={logs}/hpcc-1.5.0-openmpi-2ranks-grid-3x1-fallback.txt",
-                          "WORKLOAD=sized", "VARS=n_ranks=2 hpl_q=3"], cwd=ROOT, capture_output=True, text=True)
-    assert bad.returncode != 0 and "does not meet hpcc's success criteria" in bad.stderr
+def make_foms(app, log, *args):
+    return subprocess.run(["make", "-s", "foms", f"APP={app}", f"LOG={log}", *args], cwd=ROOT,
+                          capture_output=True, text=True)
+
+
+# stream-5.10-local-10M-2threads.txt as `make foms` prints it: stream has three workloads, each
+# extracting the same FOMs, and each is printed once.
+STREAM_10M = """Bytes per element\t8\tbytes
+Array size\t10000000\telements
+Offset\t0\telements
+Array memory\t76.3\tMiB
+Total memory\t228.9\tMiB
+Number of iterations per thread\t10\t
+Threads requested\t2\t
+Number of threads\t2\t
+Clock granularity\t1\tmicroseconds
+Test duration estimate\t10109\tmicroseconds
+""" + "".join(f"{op} top rate\t{rate}\tMB/s\n{op} average time\t{avg}\ts\n{op} min time\t{lo}\ts\n"
+              f"{op} max time\t{hi}\ts\n" for op, rate, avg, lo, hi in (
+                  ("Copy", "20005.0", "0.013100", "0.007998", "0.017752"),
+                  ("Scale", "21716.0", "0.009770", "0.007368", "0.016468"),
+                  ("Add", "21729.3", "0.013837", "0.011045", "0.016665"),
+                  ("Triad", "17183.3", "0.015663", "0.013967", "0.016267"))) + "Validation tolerance\t1.000000e-13\t\n"
+
+
+def test_make_foms_prints_each_fom_once_per_context(project):
+    got = make_foms("stream", ROOT / "tests/apps/stream/logs/stream-5.10-local-10M-2threads.txt")
+    assert (got.returncode, got.stdout, got.stderr) == (0, STREAM_10M, "")
+
+
+def test_make_foms_leaves_out_requested_criteria_without_the_experiment(project):
+    """HPCC's fallback run (asked for a 1 x 3 grid on 2 ranks, it ran N=3520 on 1 x 2) succeeded as a
+    run: from elsewhere it is a success. Given the experiment's Q, requested-q fails it, by name."""
+    log = ROOT / "tests/apps/hpcc/logs/hpcc-1.5.0-openmpi-2ranks-grid-3x1-fallback.txt"
+    alone = make_foms("hpcc", log, "WORKLOAD=sized")
+    assert alone.returncode == 0 and "Summary=Summary HPL_N\t3520\t" in alone.stdout.splitlines()
+    assert alone.stderr == ""
+    asked = make_foms("hpcc", log, "WORKLOAD=sized", "VARS=n_ranks=2 hpl_q=3")
+    assert asked.returncode != 0 and asked.stdout == alone.stdout
+    assert asked.stderr.splitlines()[0] == f"make foms: {log} does not meet hpcc's success criteria: failed requested-q"
+
+
+def test_make_foms_names_the_failed_criteria(project):
+    log = ROOT / "tests/apps/hpl/logs/hpl-2.3-openblas-2ranks-threshold-1e-9.txt"
+    got = make_foms("hpl", log, "WORKLOAD=local")
+    assert got.returncode != 0
+    assert got.stderr.splitlines()[0] == (f"make foms: {log} does not meet hpl's success criteria: "
+                                          "failed verified, tests-passed")
     usage = subprocess.run(["make", "-s", "foms", "APP=hpcc"], cwd=ROOT, capture_output=True, text=True)
     assert usage.returncode != 0 and "usage: make foms" in usage.stderr
+
+
+def test_make_foms_reads_the_last_of_appended_runs(project):
+    """Two HPCC runs appended to one hpccoutf.txt (N=1000, then N=1200): the second is reported,
+    and stderr says which lines started runs."""
+    log = ROOT / "tests/apps/hpcc/logs/hpcc-1.5.0-openmpi-2ranks-appended-N1000-N1200.txt"
+    got = make_foms("hpcc", log, "WORKLOAD=sized")
+    lines = got.stdout.splitlines()
+    assert got.returncode == 0
+    assert "Summary=Summary HPL_N\t1200\t" in lines and "Summary=Summary HPL_N\t1000\t" not in lines
+    assert "Summary=Summary HPL_Tflops\t0.00064004\tTflops" in lines
+    assert got.stderr == (f"make foms: {log} holds 2 runs of hpcc (lines 2, 586 match its run_start_regex "
+                          "'This is the DARPA/DOE HPC Challenge Benchmark version'): reporting the last one, "
+                          "from line 586\n")
+
+
+def test_without_run_start_regex_the_whole_file_is_read(project, tmp_path):
+    """An application that does not say how a run starts: the whole log, no note."""
+    log = ROOT / "tests/apps/hpcc/logs/hpcc-1.5.0-openmpi-2ranks-appended-N1000-N1200.txt"
+    script = tmp_path / "last_run.py"
+    script.write_text(f"""import importlib.util
+spec = importlib.util.spec_from_file_location("foms", "{ROOT}/scripts/foms.py")
+foms = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(foms)
+print(foms.last_run("hpcc", type("NoRunStart", (), {{}}), "{log}", "{tmp_path}", 0))
+""")
+    out = run(f"ramble python {script}").stdout.strip().splitlines()[-1]
+    assert out == f"('{log}', None)"

@@ -1,71 +1,76 @@
 from ramble.appkit import *
 from ramble.app.builtin.hpcc import Hpcc as BuiltinHpcc
+from ramble.app.hpcaas.hpl import hpl_dat_lines
 
-# HPCC's input (the HPL.dat layout plus PTRANS lines). Only the problem size, block size and
-# process grid vary; the rest is HPCC's own _hpccinf.txt.
-HPCCINF_LINES = [
-    "HPLinpack benchmark input file",
-    "Innovative Computing Laboratory, University of Tennessee",
-    "HPL.out      output file name (if any)",
-    "8            device out (6=stdout,7=stderr,file)",
-    "1            # of problems sizes (N)",
-    "{hpl_n}         Ns",
-    "1            # of NBs",
-    "{hpl_nb}           NBs",
-    "0            PMAP process mapping (0=Row-,1=Column-major)",
-    "1            # of process grids (P x Q)",
-    "{hpl_p}            Ps",
-    "{hpl_q}            Qs",
-    "{hpl_threshold}         threshold",
-    "1            # of panel fact",
-    "2            PFACTs (0=left, 1=Crout, 2=Right)",
-    "1            # of recursive stopping criterium",
-    "4            NBMINs (>= 1)",
-    "1            # of panels in recursion",
-    "2            NDIVs",
-    "1            # of recursive panel fact.",
-    "1            RFACTs (0=left, 1=Crout, 2=Right)",
-    "1            # of broadcast",
-    "1            BCASTs (0=1rg,1=1rM,2=2rg,3=2rM,4=Lng,5=LnM)",
-    "1            # of lookahead depth",
-    "1            DEPTHs (>=0)",
-    "2            SWAP (0=bin-exch,1=long,2=mix)",
-    "64           swapping threshold",
-    "0            L1 in (0=transposed,1=no-transposed) form",
-    "0            U  in (0=transposed,1=no-transposed) form",
-    "1            Equilibration (0=no,1=yes)",
-    "8            memory alignment in double (> 0)",
-    "##### This line (no. 32) is ignored (it serves as a separator). ######",
+# HPCC's input: HPL.dat's layout (from the hpl application; device out 8, as HPCC's own
+# _hpccinf.txt) plus the lines for PTRANS' extra sizes, which stay HPCC's defaults.
+HPCCINF_LINES = hpl_dat_lines(device_out="8") + [
     "0            Number of additional problem sizes for PTRANS",
     "1200 10000 30000   values of N",
     "0            number of additional blocking sizes for PTRANS",
     "40 9 8 13 13 20 16 32 64   values of NB",
 ]
 
+# Every number of HPCC's summary section that a run measures or chose (not the build's facts:
+# type sizes, machine constants, FFTE and OpenMP settings), as HPCC 1.4 and 1.5 print them.
+NAMED_RESULTS = [
+    ("CommWorldProcs", ""), ("MPI_Wtick", "s"),
+    ("HPL_Tflops", "Tflops"), ("HPL_time", "s"), ("HPL_eps", ""), ("HPL_RnormI", ""), ("HPL_Anorm1", ""),
+    ("HPL_AnormI", ""), ("HPL_Xnorm1", ""), ("HPL_XnormI", ""), ("HPL_BnormI", ""), ("HPL_N", ""),
+    ("HPL_NB", ""), ("HPL_nprow", ""), ("HPL_npcol", ""), ("HPL_depth", ""), ("HPL_nbdiv", ""),
+    ("HPL_nbmin", ""), ("HPLMaxProcs", ""), ("HPLMinProcs", ""),
+    ("DGEMM_N", ""), ("StarDGEMM_Gflops", "Gflops"), ("SingleDGEMM_Gflops", "Gflops"),
+    ("PTRANS_GBs", "GB/s"), ("PTRANS_time", "s"), ("PTRANS_residual", ""), ("PTRANS_n", ""),
+    ("PTRANS_nb", ""), ("PTRANS_nprow", ""), ("PTRANS_npcol", ""),
+]
+for _ra in ("MPIRandomAccess_LCG", "MPIRandomAccess"):
+    NAMED_RESULTS += [(f"{_ra}_N", ""), (f"{_ra}_time", "s"), (f"{_ra}_CheckTime", "s"), (f"{_ra}_Errors", ""),
+                      (f"{_ra}_ErrorsFraction", ""), (f"{_ra}_ExeUpdates", ""), (f"{_ra}_GUPs", "GUP/s"),
+                      (f"{_ra}_TimeBound", "s"), (f"{_ra}_Algorithm", "")]
+NAMED_RESULTS += [
+    ("RandomAccess_LCG_N", ""), ("StarRandomAccess_LCG_GUPs", "GUP/s"), ("SingleRandomAccess_LCG_GUPs", "GUP/s"),
+    ("RandomAccess_N", ""), ("StarRandomAccess_GUPs", "GUP/s"), ("SingleRandomAccess_GUPs", "GUP/s"),
+    ("STREAM_VectorSize", ""), ("STREAM_Threads", ""),
+    *[(f"{w}STREAM_{k}", "GB/s") for w in ("Star", "Single") for k in ("Copy", "Scale", "Add", "Triad")],
+    ("FFT_N", ""), ("StarFFT_Gflops", "Gflops"), ("SingleFFT_Gflops", "Gflops"), ("MPIFFT_N", ""),
+    ("MPIFFT_Gflops", "Gflops"), ("MPIFFT_maxErr", ""), ("MPIFFT_Procs", ""),
+    *[(f"MPIFFT_time{i}", "s") for i in range(7)],
+    *[(f"{m}PingPongLatency_usec", "usec") for m in ("Min", "Avg", "Max")],
+    *[(f"{m}PingPongBandwidth_GBytes", "GB/s") for m in ("Min", "Avg", "Max")],
+    ("NaturallyOrderedRingLatency_usec", "usec"), ("RandomlyOrderedRingLatency_usec", "usec"),
+    ("NaturallyOrderedRingBandwidth_GBytes", "GB/s"), ("RandomlyOrderedRingBandwidth_GBytes", "GB/s"),
+]
+
 
 class Hpcc(BuiltinHpcc):
-    """HPC Challenge, with its input written for each experiment and a success criterion.
+    """HPC Challenge, with its input written for each experiment and success criteria.
 
     Ramble's builtin hpcc downloads a stock input for a 2 x 2 grid and copies it as
     _hpccinf.txt, which HPCC does not read: HPCC then silently runs built-in sizes and the
     builtin app still reports SUCCESS. This one writes hpccinf.txt from the variables below
-    (no download) and succeeds only when HPCC reached its end without an HPL error.
+    (no download), extracts every number of HPCC's summary, and succeeds only when HPCC
+    reached its end with every check passed.
     """
 
     name = "hpcc"
 
     maintainers("hpcaas-bench")
 
+    software_spec("hpcc", pkg_spec="hpcc@1.5.0", package_manager="spack*")
+
+    # HPCC appends each run to hpccoutf.txt (write-input starts a fresh one for an experiment).
+    run_start_regex = r"This is the DARPA/DOE HPC Challenge Benchmark version"
+
     executable(
         "write-input",
-        template=["printf '%s\\n' "
-                  + " ".join(f"'{line}'" for line in HPCCINF_LINES)
+        template=["rm -f {out_file}",
+                  "printf '%s\\n' " + " ".join(f"'{line}'" for line in HPCCINF_LINES)
                   + " > {experiment_run_dir}/hpccinf.txt"],
         use_mpi=False,
         redirect="",
     )
 
-    workload("sized", executables=["write-input", "execute"])
+    workload("sized", executables=["write-input", "execute"], tags=["catalog"])
 
     # The stock input (standard workload) is N=1000 on a 2 x 2 grid.
     for workloads, n, p, q in ((["sized"], "1000", "1", "{n_ranks}"), (["standard"], "1000", "2", "2")):
@@ -81,26 +86,30 @@ class Hpcc(BuiltinHpcc):
     workload_variable("out_file", default="{experiment_run_dir}/hpccoutf.txt",
                       workloads=["standard", "sized"], description="Output file HPCC writes")
 
-    # HPCC prints its end line even after a failed HPL, and when the input does not fit the
-    # ranks it silently runs its own sizes: the run counts only if HPL used our N and grid.
-    success_criteria("hpcc-finished", mode="string",
-                     match=r".*End of HPC Challenge tests", file="{out_file}")
-    success_criteria("hpl-no-error", mode="string",
-                     anti_match=r".*HPL ERROR", file="{out_file}")
-    # A failed verification (HPL's residual check, PTRANS') still reaches the end line.
-    success_criteria("hpl-residuals-passed", mode="string",
-                     anti_match=r"^\s*[1-9][0-9]* tests completed and failed residual checks", file="{out_file}")
-    success_criteria("no-failed-check", mode="string", anti_match=r".*\bFAILED\b", file="{out_file}")
+    # HPCC prints its end line even after a failed HPL or a failed check.
+    success_criteria("completed", mode="string", match=r".*End of HPC Challenge tests", file="{out_file}")
+    # HPL's residual check, PTRANS' CHECK (FAILED) and RandomAccess' error count ("(failed)").
+    success_criteria("verified", mode="string", file="{out_file}",
+                     anti_match=r".*\bFAILED\b|^\s*[1-9][0-9]* tests completed and failed residual checks"
+                                r"|.*errors in .* locations \(failed\)")
+    success_criteria("no-errors", mode="string", anti_match=r".*HPL ERROR", file="{out_file}")
     # A summary value HPCC could not compute (name=nan / inf): the FOM regexes would skip it.
-    success_criteria("finite-summary", mode="string", anti_match=r"(?i)^\w+=[-+]?(nan|inf)", file="{out_file}")
-    success_criteria("hpl-requested-n", mode="string",
-                     match=r"^N\s+:\s+{hpl_n}\s*$", file="{out_file}")
-    success_criteria("hpl-requested-q", mode="string",
-                     match=r"^Q\s+:\s+{hpl_q}\s*$", file="{out_file}")
+    success_criteria("finite-values", mode="string", anti_match=r"(?i)^\w+=[-+]?(nan|inf)", file="{out_file}")
+    # When the input does not fit the ranks, HPCC silently runs its own sizes: the experiment
+    # counts only if HPL used its N and grid (HPL echoes its parameters as "N      :    1000").
+    success_criteria("requested-n", mode="string", match=r"^N\s+:\s+{hpl_n}\s*$", file="{out_file}")
+    success_criteria("requested-p", mode="string", match=r"^P\s+:\s+{hpl_p}\s*$", file="{out_file}")
+    success_criteria("requested-q", mode="string", match=r"^Q\s+:\s+{hpl_q}\s*$", file="{out_file}")
 
-    # The builtin's summary regex wants digits.digits: HPCC prints %g, so a whole number
-    # ("StarSTREAM_Scale=56") was dropped and an exponent ("1.5e-05") cut to its mantissa.
-    # Same FOM names and units; -1 (HPCC's "not measured", e.g. PingPong on one rank) stays out.
-    for metric, unit in BuiltinHpcc.summary_metrics:
+    # HPCC prints %g: a whole number ("StarSTREAM_Scale=56") or an exponent ("1.5e-05"), which
+    # the builtin's digits.digits regex dropped or cut. -1 (HPCC's "not measured", e.g. PingPong
+    # on one rank) stays out. The builtin's 24 FOMs keep their names and units.
+    for metric, unit in NAMED_RESULTS:
         figure_of_merit(metric, log_file="{out_file}", group_name="val", units=unit, contexts=["Summary"],
                         fom_regex=metric + r"=(?P<val>[0-9]+(?:\.[0-9]*)?(?:[eE][-+]?[0-9]+)?)\s*$")
+
+
+# The builtin pins gcc 9.3.0 and Intel MPI 2018: a study or the catalog renders the system's
+# compiler and MPI into the spec instead.
+del Hpcc.software_specs["impi2018"]
+del Hpcc.compilers["gcc9"]

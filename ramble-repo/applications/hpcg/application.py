@@ -1,43 +1,127 @@
+import os
+import re
+
 from ramble.appkit import *
 from ramble.app.builtin.hpcg import Hpcg as BuiltinHpcg
 from ramble.expander import Expander
 
-OUT = Expander.expansion_str("out_file")
+RESULTS = Expander.expansion_str("results_file")
+NUM = r"(?P<value>[0-9]+(?:\.[0-9]*)?(?:[eE][-+]?[0-9]+)?)"
 
-# HPCG 3.1 writes "Section::Key=value" (HPCG-Benchmark_3.1_<date>.txt); HPCG 3.0, which S5
-# used, writes YAML "  Key: value" (HPCG-Benchmark-3.0_<date>.yaml). Each regex reads both.
-SEP = r"\s*[=:]\s*"
-NUM = r"(?P<value>[0-9.]+(?:[eE][+-]?[0-9]+)?)"
+# Every number of HPCG's result file, as (FOM name, HPCG 3.1's Section::Key, unit); the name is
+# HPCG's own path unless the builtin named it. Vendor builds (NVIDIA's, Intel's) print the same
+# sections, e.g. "GFLOP/s Summary::Raw Total" and "GB/s Summary::Raw Total B/W" by the rating.
+SECTION_KEYS = [
+    ("Distributed processes", "Machine Summary::Distributed Processes", ""),
+    ("Threads per process", "Machine Summary::Threads per processes", ""),
+    *[(f"Global {a}", f"Global Problem Dimensions::Global {a}", "") for a in ("nx", "ny", "nz")],
+    *[(f"Processes {a}", f"Processor Dimensions::{a}", "") for a in ("npx", "npy", "npz")],
+    *[(f"Local {a}", f"Local Domain Dimensions::{a}", "") for a in ("nx", "ny", "nz")],
+    ("Local lower ipz", "Local Domain Dimensions::Lower ipz", ""),
+    ("Local upper ipz", "Local Domain Dimensions::Upper ipz", ""),
+    ("Setup time", "Setup Information::Setup Time", "s"),
+    ("Number of equations", "Linear System Information::Number of Equations", ""),
+    ("Number of nonzero terms", "Linear System Information::Number of Nonzero Terms", ""),
+    ("Coarse grid levels", "Multigrid Information::Number of coarse grid levels", ""),
+    ("Memory for data", r"Memory Use Information::Total memory used for data \(Gbytes\)", "GB"),
+    ("Memory for OptimizeProblem data", r"Memory Use Information::Memory used for OptimizeProblem data \(Gbytes\)",
+     "GB"),
+    ("Bytes per equation", r"Memory Use Information::Bytes per equation \(Total memory / Number of Equations\)",
+     "bytes"),
+    ("Memory for linear system and CG", r"Memory Use Information::Memory used for linear system and CG \(Gbytes\)",
+     "GB"),
+    *[(f"{p} {c} iteration count", f"Spectral Convergence Tests::{p}::{c} iteration count", "")
+      for p in ("Unpreconditioned", "Preconditioned") for c in ("Maximum", "Expected")],
+    ("Departure for SpMV", r"Departure from Symmetry [^=]*::Departure for SpMV", ""),
+    ("Departure for MG", r"Departure from Symmetry [^=]*::Departure for MG", ""),
+    ("Reference CG iterations per set", "Iteration Count Information::Reference CG iterations per set", ""),
+    ("Optimized CG iterations per set", "Iteration Count Information::Optimized CG iterations per set", ""),
+    ("Total reference iterations", "Iteration Count Information::Total number of reference iterations", ""),
+    ("Total optimized iterations", "Iteration Count Information::Total number of optimized iterations", ""),
+    ("Scaled residual mean", "Reproducibility Information::Scaled residual mean", ""),
+    ("Scaled residual variance", "Reproducibility Information::Scaled residual variance", ""),
+    # ALL_reduce: Intel's MKL HPCG.
+    *[(f"Time {k}", f"Benchmark Time Summary::{k}", "s")
+      for k in ("Optimization phase", "DDOT", "WAXPBY", "SpMV", "MG", "ALL_reduce")],
+    ("Time", "Benchmark Time Summary::Total", "s"),
+    *[(f"FLOP {k}", f"Floating Point Operations Summary::{k}", "FLOP")
+      for k in ("Raw DDOT", "Raw WAXPBY", "Raw SpMV", "Raw MG", "Total", "Total with convergence overhead")],
+    *[(f"GB/s {k}", f"GB/s Summary::{k}", "GB/s")
+      for k in ("Raw Read B/W", "Raw Write B/W", "Raw Total B/W",
+                "Total with convergence and optimization phase overhead")],
+    *[(f"GFLOP/s {k}", f"GFLOP/s Summary::{k}", "GFLOP/s")
+      for k in ("Raw DDOT", "Raw WAXPBY", "Raw SpMV", "Raw MG", "Raw Total", "Total with convergence overhead",
+                "Total with convergence and optimization phase overhead")],
+    ("Problem setup time", r"User Optimization Overheads::Problem setup time \(sec\)", "s"),  # Intel's
+    ("Optimization phase time", r"User Optimization Overheads::Optimization phase time \(sec\)", "s"),
+    ("Optimization vs reference SpMV+MG time", r"User Optimization Overheads::Optimization phase time vs reference "
+                                               r"SpMV\+MG time", ""),
+    *[(f"{m} DDOT MPI_Allreduce time", f"DDOT Timing Variations::{m} DDOT MPI_Allreduce time", "s")
+      for m in ("Min", "Max", "Avg")],
+    ("Gflops", "Final Summary::HPCG result is VALID with a GFLOP/s rating of", "GFLOP/s"),
+    ("HPCG 2.4 Rating", r"Final Summary::HPCG 2\.4 [Rr]ating[^=]*", "GFLOP/s"),
+    ("Valid run time", r"Final Summary::Results are valid but execution time \(sec\) is", "s"),
+    ("Official run time minimum", r"Final Summary::Official results execution time \(sec\) must be at least", "s"),
+]
+# Per coarse grid level (context): 3.1 repeats these keys after each "Grid Level=<n>".
+LEVEL_KEYS = [
+    ("Coarse grid equations", "Multigrid Information::Coarse Grids::Number of Equations", ""),
+    ("Coarse grid nonzero terms", "Multigrid Information::Coarse Grids::Number of Nonzero Terms", ""),
+    ("Coarse grid presmoother steps", "Multigrid Information::Coarse Grids::Number of Presmoother Steps", ""),
+    ("Coarse grid postsmoother steps", "Multigrid Information::Coarse Grids::Number of Postsmoother Steps", ""),
+    ("Coarse grid memory", "Memory Use Information::Coarse Grids::Memory used", "GB"),
+]
 
 
-def line(key, section):
-    """`section::key=value` (3.1) or `  key: value` (3.0, under a section header line)."""
-    return r"^(?:" + section + r"::|\s+)" + key + SEP + NUM
+def flatten_yaml(lines):
+    """HPCG 3.0's YAML result ("Section:" then "  Key: value" lines) as 3.1's "Section::Key=value"
+    lines: 3.0 repeats keys under different sections (Raw DDOT is a FLOP count and a GFLOP/s
+    rate), which a line alone cannot tell apart. 3.0's "__________ Final Summary __________"
+    becomes 3.1's "Final Summary"."""
+    out, path = [], []
+    for line in lines:
+        m = re.match(r"^( *)(.+?):(?: (.*?))?\s*$", line)
+        if not m:
+            out.append(line.rstrip("\n"))
+            continue
+        indent, key, value = len(m.group(1)), m.group(2).strip(), m.group(3) or ""
+        key = re.sub(r"^_+ (.*) _+$", r"\1", key)
+        path = [(i, k) for i, k in path if i < indent]
+        out.append("::".join([k for _, k in path] + [key]) + "=" + value)
+        if not value:
+            path.append((indent, key))
+    return [line + "\n" for line in out]
 
 
 class Hpcg(BuiltinHpcg):
     """HPCG for S5: local grid 64^3 per process, and a small local size for quick checks.
 
-    Extends Ramble's builtin with HPCG 3.0's YAML output (S5's version) next to 3.1's, FOMs
-    for the run's shape (processes, threads, local grid), and a success criterion: HPCG's own
-    verdict VALID. A crashed run (e.g. a local size that is not a multiple of 8 trips
-    GenerateCoarseProblem's `nxf%2==0` assertion) writes no result file and fails.
-    AVX2 vs AVX-512 is the Spack target of the hpcg build (target=...), not an app variable.
+    Extends Ramble's builtin with every number of HPCG's result file (3.1's Section::Key=value
+    and 3.0's YAML, which S5 used and which is read as 3.1's form), and success criteria:
+    HPCG's own verdict VALID and every test section PASSED. A crashed run (e.g. a local size
+    that is not a multiple of 8 trips GenerateCoarseProblem's `nxf%2==0` assertion) writes no
+    result file and fails. AVX2 vs AVX-512 is the Spack target of the hpcg build
+    (target=...), not an application variable.
     """
 
     name = "hpcg"
 
     maintainers("hpcaas-bench")
 
-    define_compiler("gcc12", pkg_spec="gcc@12.2.0", package_manager="spack*")
-    software_spec("hpcg", pkg_spec="hpcg@3.1 +openmp", compiler="gcc12", package_manager="spack*")
+    software_spec("hpcg", pkg_spec="hpcg@3.1 +openmp", package_manager="spack*")
+
+    # The result file's first line: "HPCG-Benchmark" (3.1), "HPCG-Benchmark version: 3.0", or
+    # Intel's "n104-8p-1t version: V3.0".
+    run_start_regex = r"^(?:HPCG-Benchmark\b|\S+ version: V3)"
 
     # 3.1's file ends in .txt, 3.0's in .yaml: take whichever this version wrote.
-    executable("move-log", "mv HPCG-Benchmark* {out_file}", use_mpi=False)
+    executable("move-log", "mv HPCG-Benchmark* {results_file}", use_mpi=False)
 
+    workload("standard", executables=["execute", "move-log"])
     workload("grid64", executables=["execute", "move-log"])
-    workload("local", executables=["execute", "move-log"])
+    workload("local", executables=["execute", "move-log"], tags=["catalog"])
 
+    all_workloads = ["standard", "grid64", "local"]
     for workloads, size, seconds in ((["standard"], "104 104 104", "60"),
                                      (["grid64"], "64 64 64", "60"),
                                      (["local"], "16 16 16", "5")):
@@ -48,34 +132,50 @@ class Hpcg(BuiltinHpcg):
         workload_variable("iterations", default=seconds, workloads=workloads,
                           description="Benchmark run time in seconds (hpcg.dat line 4); "
                                       "an official result needs at least 1800")
-    workload_variable("out_file", default="{experiment_run_dir}/hpcg_result.out",
-                      workloads=["grid64", "local"],
-                      description="Where HPCG's result file is moved after the run")
+    environment_variable("OMP_NUM_THREADS", "{n_threads}", description="OpenMP threads per process",
+                         workloads=all_workloads)
+    workload_variable("results_file", default="{experiment_run_dir}/hpcg_result.out", workloads=all_workloads,
+                      description="HPCG's result file, moved here after the run")
+    # The builtin's name for it; its FOMs are replaced below.
+    workload_variable("out_file", default="{results_file}", workloads=all_workloads,
+                      description="Same as results_file (the builtin's name)")
 
-    status = r"^(?:Final Summary::|\s+)HPCG result is[=: ]*(?P<status>VALID|INVALID)"
-    figure_of_merit("Status", log_file=OUT, fom_regex=status, group_name="status", units="")
-    figure_of_merit("Gflops", log_file=OUT, group_name="value", units="GFLOP/s",
-                    fom_regex=r"^(?:Final Summary::|\s+)HPCG result is VALID with a GFLOP/s rating of"
-                              + SEP + NUM)
-    figure_of_merit("HPCG 2.4 Rating", log_file=OUT, group_name="value", units="GFLOP/s",
-                    fom_regex=r"^(?:Final Summary::|\s+)HPCG 2\.4 [Rr]ating[^=:]*" + SEP + NUM)
-    # 3.1 prints the total benchmark time unambiguously; 3.0's "Total:" is also a FLOP count,
-    # so for 3.0 the final summary's time (printed for runs shorter than 1800 s) is used.
-    figure_of_merit("Time", log_file=OUT, group_name="value", units="s",
-                    fom_regex=r"^(?:Benchmark Time Summary::Total=|\s+Results are valid but "
-                              r"execution time \(sec\) is: )" + NUM)
-    figure_of_merit("Distributed processes", log_file=OUT, group_name="value", units="",
-                    fom_regex=line("Distributed Processes", "Machine Summary"))
-    figure_of_merit("Threads per process", log_file=OUT, group_name="value", units="",
-                    fom_regex=line("Threads per processes", "Machine Summary"))
-    for axis in ("nx", "ny", "nz"):
-        figure_of_merit(f"Local {axis}", log_file=OUT, group_name="value", units="",
-                        fom_regex=line(axis, "Local Domain Dimensions"))
+    status = r"^Final Summary::HPCG result is[=: ]*(?P<status>VALID|INVALID)"
+    for fom, key, units in SECTION_KEYS:
+        figure_of_merit(fom, log_file=RESULTS, fom_regex=r"^" + key + r"\s*=\s*" + NUM, group_name="value",
+                        units=units)
+    figure_of_merit_context("grid-level", regex=r"^(?:Multigrid|Memory Use) Information::Coarse Grids::"
+                                                r"Grid Level=(?P<level>[0-9]+)", output_format="{level}")
+    for fom, key, units in LEVEL_KEYS:
+        figure_of_merit(fom, log_file=RESULTS, fom_regex=r"^" + key + r"\s*=\s*" + NUM, group_name="value",
+                        units=units, contexts=["grid-level"])
 
-    success_criteria("valid", mode="string", file=OUT, match=status.replace("VALID|INVALID", "VALID"))
+    success_criteria("completed", mode="string", file=RESULTS, match=r"^Final Summary::HPCG result is")
+    success_criteria("verified", mode="string", file=RESULTS, match=status.replace("VALID|INVALID", "VALID"))
+    # The V&V, iteration count and reproducibility tests each print Result=PASSED or FAILED.
+    success_criteria("tests-passed", mode="string", file=RESULTS, anti_match=r"^[^=]*::Result\s*=\s*FAILED")
+    success_criteria("finite-values", mode="string", file=RESULTS, anti_match=r"(?i)^[^=]*=\s*[-+]?(nan|inf)\s*$")
+
+    def _prepare_analysis(self, workspace, app_inst=None):
+        """HPCG 3.0's YAML result is read in 3.1's form; the file as written is kept beside it (.yaml)."""
+        super()._prepare_analysis(workspace, app_inst)
+        path = self.expander.expand_var(RESULTS)
+        if not os.path.isfile(path):
+            return
+        with open(path, errors="replace") as f:
+            lines = f.readlines()
+        # 3.0 and vendor builds based on it (Intel's MKL HPCG prints the YAML inside its output).
+        if any(re.match(r"^Machine Summary:\s*$", line) for line in lines):
+            os.replace(path, path + ".yaml")
+            with open(path, "w") as f:
+                f.writelines(flatten_yaml(lines))
 
 
-# The builtin also pins Intel MPI 2018 built with gcc 9.3.0: neither is what the studies use
-# nor installable here. The MPI comes from Spack (its default provider) or the workspace.
+# The builtin's text FOMs (the verdict VALID, the notes that reference kernels ran): the project's
+# results are numbers, and the verdict is the "verified" criterion.
+for _text in ("Status", "ComputeDotProductMsg", "ComputeSPMVMsg", "ComputeMGMsg", "ComputeWAXPBYMsg"):
+    del Hpcg.figures_of_merit[_text]
+# The builtin pins gcc 9.3.0 and Intel MPI 2018: a study or the catalog renders the system's
+# compiler and MPI into the spec instead.
 del Hpcg.software_specs["impi2018"]
 del Hpcg.compilers["gcc9"]

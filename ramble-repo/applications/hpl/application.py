@@ -1,59 +1,74 @@
-import os
-
 from ramble.appkit import *
 from ramble.app.builtin.hpl import Hpl as BuiltinHpl
+from ramble.app.builtin.hpl import pad_value
 from ramble.expander import Expander
 
 LOG = Expander.expansion_str("log_file")
 
-# HPL.dat for one problem: only N, NB, the P x Q grid and the residual threshold vary; the
-# algorithm choices are HPL's own sample values (the first of each list in its HPL.dat).
-LOCAL_HPL_DAT = """HPLinpack benchmark input file
-Innovative Computing Laboratory, University of Tennessee
-HPL.out      output file name (if any)
-6            device out (6=stdout,7=stderr,file)
-1            # of problems sizes (N)
-{hpl_n}         Ns
-1            # of NBs
-{hpl_nb}           NBs
-0            PMAP process mapping (0=Row-,1=Column-major)
-1            # of process grids (P x Q)
-{hpl_p}            Ps
-{hpl_q}            Qs
-{hpl_threshold}         threshold
-1            # of panel fact
-2            PFACTs (0=left, 1=Crout, 2=Right)
-1            # of recursive stopping criterium
-4            NBMINs (>= 1)
-1            # of panels in recursion
-2            NDIVs
-1            # of recursive panel fact.
-1            RFACTs (0=left, 1=Crout, 2=Right)
-1            # of broadcast
-1            BCASTs (0=1rg,1=1rM,2=2rg,3=2rM,4=Lng,5=LnM)
-1            # of lookahead depth
-1            DEPTHs (>=0)
-2            SWAP (0=bin-exch,1=long,2=mix)
-64           swapping threshold
-0            L1 in (0=transposed,1=no-transposed) form
-0            U  in (0=transposed,1=no-transposed) form
-1            Equilibration (0=no,1=yes)
-8            memory alignment in double (> 0)
-"""
+# HPL.dat for one problem, as (the builtin's variable, value, HPL's description), in file order:
+# only N, NB, the P x Q grid and the residual threshold vary (hpl_* variables); the algorithm
+# choices are HPL's own sample values (the first of each list in its HPL.dat). "Number of" is
+# written "#" in the file (the builtin's writer does that: Ramble's expander drops text after #).
+# HPCC reads the same layout (ramble-repo/applications/hpcc imports it).
+ONE_PROBLEM = [
+    ("output_file", "HPL.out", "output file name (if any)"),
+    ("device_out", "6", "device out (6=stdout,7=stderr,file)"),
+    ("N-Ns", "1", "Number of problems sizes (N)"),
+    ("Ns", "{hpl_n}", "Ns"),
+    ("N-NBs", "1", "Number of NBs"),
+    ("NBs", "{hpl_nb}", "NBs"),
+    ("PMAP", "0", "PMAP process mapping (0=Row-,1=Column-major)"),
+    ("N-Grids", "1", "Number of process grids (P x Q)"),
+    ("Ps", "{hpl_p}", "Ps"),
+    ("Qs", "{hpl_q}", "Qs"),
+    ("threshold", "{hpl_threshold}", "threshold"),
+    ("NPFACTs", "1", "Number of panel fact"),
+    ("PFACTs", "2", "PFACTs (0=left, 1=Crout, 2=Right)"),
+    ("N-NBMINs", "1", "Number of recursive stopping criterium"),
+    ("NBMINs", "4", "NBMINs (>= 1)"),
+    ("N-NDIVs", "1", "Number of panels in recursion"),
+    ("NDIVs", "2", "NDIVs"),
+    ("N-RFACTs", "1", "Number of recursive panel fact."),
+    ("RFACTs", "1", "RFACTs (0=left, 1=Crout, 2=Right)"),
+    ("N-BCASTs", "1", "Number of broadcast"),
+    ("BCASTs", "1", "BCASTs (0=1rg,1=1rM,2=2rg,3=2rM,4=Lng,5=LnM)"),
+    ("N-DEPTHs", "1", "Number of lookahead depth"),
+    ("DEPTHs", "1", "DEPTHs (>=0)"),
+    ("SWAP", "2", "SWAP (0=bin-exch,1=long,2=mix)"),
+    ("swapping_threshold", "64", "swapping threshold"),
+    ("L1", "0", "L1 in (0=transposed,1=no-transposed) form"),
+    ("U", "0", "U  in (0=transposed,1=no-transposed) form"),
+    ("Equilibration", "1", "Equilibration (0=no,1=yes)"),
+    ("mem_alignment", "8", "memory alignment in double (> 0)"),
+]
+HPL_DAT_HEADER = ["    HPLinpack benchmark input file", "Innovative Computing Laboratory, University of Tennessee"]
+HPL_DAT_SEPARATOR = "##### This line (no. 32) is ignored (it serves as a separator). ######"
 
-# One result line per test: "WR11C2R4        4000   128     1     2    1.59    2.6817e+01"
+
+def hpl_dat_lines(**values):
+    """The lines the builtin's writer puts in HPL.dat for ONE_PROBLEM, a value replaced by
+    name (e.g. device_out="8")."""
+    settings = [pad_value(values.get(name, value), desc).replace("Number", "#") for name, value, desc in ONE_PROBLEM]
+    return HPL_DAT_HEADER + settings + [HPL_DAT_SEPARATOR]
+
+
+NUM = r"[0-9]+(?:\.[0-9]*)?(?:[eE][-+]?[0-9]+)?"
+# One result line per test. HPL 2.3: "WR11C2R4        4000   128     1     2    1.59    2.6817e+01";
+# 2.2 and older print 3 significant digits; NVIDIA's HPL adds the rate per GPU in parentheses.
 RESULT = (r"^(?P<tv>W[RC]\S+)\s+(?P<N>\d+)\s+(?P<NB>\d+)\s+(?P<P>\d+)\s+(?P<Q>\d+)\s+"
-          r"(?P<time>[0-9.]+)\s+(?P<gflops>[0-9.]+e[+-]\d+)")
-# Its residual check follows it: "||Ax-b||_oo/(eps*(...)*N)=   3.16e-03 ...... PASSED"
-RESIDUAL = r"^\|\|Ax-b\|\|_oo/\(eps\*.*=\s*(?P<resid>[0-9.]+e[+-]\d+)\s+\.+\s+(?P<check>PASSED|FAILED)"
+          r"(?P<time>" + NUM + r")\s+(?P<gflops>" + NUM + r")")
+RESULT_PER_GPU = RESULT + r"\s+\(\s*(?P<per_gpu>" + NUM + r")\s*\)"
+# Its residual check follows it (PASSED or FAILED: the criteria judge it; FOMs are numbers): "||Ax-b||_oo/(eps*(...)*N)=   3.16e-03 ...... PASSED" (2.3), or a
+# fixed-point value (2.0-2.2: "=        0.0064512 ...... PASSED").
+RESIDUAL = r"^\|\|Ax-b\|\|_oo/\(eps\*.*=\s*(?P<resid>" + NUM + r")\s+\.+\s+(?P<check>PASSED|FAILED)"
 
 
-def summary(what):
-    return r"^\s+(?P<count>\d+) tests " + what
+def summary(what, count=r"(?P<count>\d+)"):
+    return r"^\s+" + count + " tests " + what
 
 
 class Hpl(BuiltinHpl):
-    """HPL with a one-problem "local" workload and a success criterion on its residual checks.
+    """HPL with a one-problem "local" workload and success criteria on its residual checks.
 
     Ramble's builtin reports each test's time and GFLOP/s but no residual check: a run whose
     checks FAILED, or whose grid did not fit the ranks (HPL then skips the tests or exits),
@@ -65,10 +80,12 @@ class Hpl(BuiltinHpl):
 
     maintainers("hpcaas-bench")
 
-    define_compiler("gcc12", pkg_spec="gcc@12.2.0", package_manager="spack*")
-    software_spec("hpl", pkg_spec="hpl@2.3", compiler="gcc12", package_manager="spack*")
+    software_spec("hpl", pkg_spec="hpl@2.3", package_manager="spack*")
 
-    workload("local", executables=["execute"])
+    run_start_regex = r"^HPLinpack \d"
+
+    # "local": HPL.dat for one problem, written by the builtin's writer from these variables.
+    workload("local", executables=["execute"], tags=["catalog"])
     workload_variable("hpl_n", default="4000", workloads=["local"],
                       description="Problem size N (memory: 8 N^2 bytes over all ranks)")
     workload_variable("hpl_nb", default="128", workloads=["local"], description="Block size NB")
@@ -78,6 +95,9 @@ class Hpl(BuiltinHpl):
                       description="Process grid columns Q (P x Q must equal n_ranks)")
     workload_variable("hpl_threshold", default="16.0", workloads=["local"],
                       description="Residual threshold: a test passes below it (HPL's default 16.0)")
+    for _name, _value, _desc in ONE_PROBLEM:
+        workload_variable(_name, default=pad_value(_value, _desc), workloads=["local"],
+                          description=f"HPL.dat line '{_desc}' (from the hpl_* variables)")
 
     figure_of_merit_context("problem-name", regex=RESULT,
                             output_format="{tv} N={N} NB={NB} P={P} Q={Q}")
@@ -85,34 +105,27 @@ class Hpl(BuiltinHpl):
                     contexts=["problem-name"])
     figure_of_merit("GFlops", log_file=LOG, fom_regex=RESULT, group_name="gflops",
                     units="GFLOP/s", contexts=["problem-name"])
+    figure_of_merit("GFlops per GPU", log_file=LOG, fom_regex=RESULT_PER_GPU, group_name="per_gpu",
+                    units="GFLOP/s", contexts=["problem-name"])
     figure_of_merit("Scaled residual", log_file=LOG, fom_regex=RESIDUAL, group_name="resid",
-                    units="", contexts=["problem-name"])
-    figure_of_merit("Residual check", log_file=LOG, fom_regex=RESIDUAL, group_name="check",
                     units="", contexts=["problem-name"])
     for fom, what in (("Tests passed", "completed and passed"), ("Tests failed", "completed and failed"),
                       ("Tests skipped", "skipped")):
         figure_of_merit(fom, log_file=LOG, fom_regex=summary(what), group_name="count", units="")
 
-    success_criteria("finished", mode="string", match=r"^End of Tests\.", file=LOG)
-    success_criteria("none-failed", mode="string", file=LOG,
-                     match=summary("completed and failed residual checks").replace(r"(?P<count>\d+)", "0"))
+    success_criteria("completed", mode="string", match=r"^End of Tests\.", file=LOG)
+    success_criteria("verified", mode="string", file=LOG,
+                     match=summary("completed and failed residual checks", count="0"))
+    success_criteria("tests-passed", mode="string", file=LOG,
+                     anti_match=summary("completed and passed residual checks", count="0"))
     success_criteria("none-skipped", mode="string", file=LOG,
-                     match=summary("skipped because of illegal input values").replace(r"(?P<count>\d+)", "0"))
-    success_criteria("some-passed", mode="string", file=LOG,
-                     anti_match=summary("completed and passed residual checks").replace(r"(?P<count>\d+)", "0"))
-    success_criteria("no-hpl-error", mode="string", file=LOG, anti_match=r"^HPL ERROR")
-
-    def _make_experiments(self, workspace, app_inst=None):
-        if self.expander.workload_name != "local":
-            return super()._make_experiments(workspace, app_inst)
-        # The builtin's HPL.dat writer needs the standard workload's 29 variables.
-        super(BuiltinHpl, self)._make_experiments(workspace)
-        run_dir = self.expander.expand_var_name("experiment_run_dir")
-        with open(os.path.join(run_dir, "HPL.dat"), "w") as f:
-            f.write(self.expander.expand_var(LOCAL_HPL_DAT))
+                     match=summary("skipped because of illegal input values", count="0"))
+    success_criteria("no-errors", mode="string", file=LOG, anti_match=r"^HPL ERROR")
+    success_criteria("finite-values", mode="string", file=LOG,
+                     anti_match=r"(?i)^W[RC]\S+\s+.*\b(nan|inf)\b|^\|\|Ax-b\|\|.*=\s*[-+]?(nan|inf)\b")
 
 
-# The builtin also pins Intel MPI 2018 built with gcc 9.3.0: neither is what the studies use
-# nor installable here. The MPI comes from Spack (its default provider) or the workspace.
+# The builtin's spec pins gcc 9.3.0 and Intel MPI 2018: the study or the catalog renders the
+# system's compiler and MPI into the spec instead.
 del Hpl.software_specs["impi_2018"]
 del Hpl.compilers["gcc9"]

@@ -4,31 +4,45 @@ from ramble.expander import Expander
 
 LOG = Expander.expansion_str("log_file")
 
+NUM = r"(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][-+]?[0-9]+)?"
+# The kernels' table. CPU builds (stream.c 5.10: "Copy:  20005.0  0.013100 ...", 5.9 and
+# stream.f: "Copy:  9645.7826  .0034 ...") print MB/s and times with at most 6 decimals;
+# the CUDA port (cuda-stream: " STREAM Benchmark implementation in CUDA") prints GB/s or GiB/s
+# (its header says which) and times with 8 decimals.
+CPU_TIME = r"[0-9]*\.[0-9]{1,6}"
+GPU_TIME = r"[0-9]+\.[0-9]{8}"
+
+
+def kernel_line(op, time):
+    return (r"^\s*" + op + r":\s+(?P<rate>" + NUM + r")\s+(?P<avg>" + time + r")\s+(?P<min>" + time
+            + r")\s+(?P<max>" + time + r")\s*$")
+
 
 class Stream(BuiltinStreamc):
-    """STREAM (C version), named after Spack's `stream` package, for S5's node bandwidth.
+    """STREAM (C and Fortran versions), named after Spack's `stream` package, for S5's node
+    bandwidth.
 
     Ramble's builtin is `streamc`. STREAM fixes its array size and repeat count at compile time,
     so here they are workload variables that go into the Spack spec (variants of Spack's `stream`):
-    each size is its own build. The success criterion accepts any STREAM_TYPE's tolerance
-    (the builtin's only accepts double's 1e-13) and a "Failed Validation" line fails the run.
+    each size is its own build, in its own environment (env_name names the size). Success:
+    STREAM's validation line (any STREAM_TYPE's tolerance; the builtin's only accepts double's
+    1e-13), and no "Failed Validation".
     """
 
     name = "stream"
 
     maintainers("hpcaas-bench")
 
-    # One build per size, named after it. A workspace that runs several sizes also needs an
-    # environment per size: give each size's experiments their own env_name (e.g. stream-local).
     software_spec(
         "stream-{array_size}-{ntimes}",
         pkg_spec="stream@5.10 +openmp stream_array_size={array_size} ntimes={ntimes}",
-        compiler="gcc12",
         package_manager="spack*",
     )
 
+    run_start_regex = r"^\s*STREAM (?:[Vv]ersion \$Revision|Benchmark implementation)"
+
     workload("standard", executable="execute_c")
-    workload("local", executable="execute_c")
+    workload("local", executable="execute_c", tags=["catalog"])
 
     all_workloads = ["streamc", "standard", "local"]
     # STREAM's rule: each array at least 4x the last-level caches. 80M doubles (1.8 GiB in all)
@@ -41,16 +55,69 @@ class Stream(BuiltinStreamc):
     environment_variable("OMP_NUM_THREADS", "{n_threads}", description="OpenMP threads",
                          workloads=all_workloads)
 
-    # The builtin keeps only the integer part of "Memory per array = 76.3 MiB".
-    figure_of_merit("Array memory", log_file=LOG,
-                    fom_regex=r"Memory per array\s+=\s+(?P<array_mem>[0-9.]+) MiB",
-                    group_name="array_mem", units="MiB")
+    def set_variables(self, variables, experiment_set):
+        # Ramble's default environment is one per application, but each size is its own build:
+        # one environment per size unless the workspace names one. A workload variable cannot
+        # change env_name's default (Ramble sets it before the application's), and Ramble keeps
+        # the first expansion of the environment's path, made before it applies the workload's
+        # defaults: the size's variables get their defaults here, as Ramble would later.
+        super().set_variables(variables, experiment_set)
+        if self.variables.get("env_name") == Expander.expansion_str("application_name"):
+            self.variables["env_name"] = "stream-{array_size}-{ntimes}"
+            workload = self.workloads.get(self.expander.workload_name)
+            for name in ("array_size", "ntimes"):
+                if workload and name not in self.variables and name in workload.variables:
+                    self.variables[name] = workload.variables[name].default
 
-    success_criteria("valid", mode="string", file=LOG,
-                     match=r"Solution Validates: avg error less than \S+ on all three arrays")
-    success_criteria("no-failed-validation", mode="string", file=LOG,
-                     anti_match=r".*Failed Validation")
+    # The run's shape, as each version prints it (stream.f with a leading space).
+    for fom, regex, units in (
+        ("Array size", r"^\s*Array size\s*=\s*(?P<v>[0-9]+)", "elements"),
+        ("Offset", r"^\s*(?:Array size.*, )?Offset\s*=\s*(?P<v>[0-9]+)", "elements"),
+        ("Bytes per element", r"^(?:This system uses|\s*Assuming) (?P<v>[0-9]+) bytes per", "bytes"),
+        ("Array memory", r"^Memory per array\s+=\s+(?P<v>" + NUM + r") MiB", "MiB"),
+        ("Total memory", r"^Total memory required\s+=\s+(?P<v>" + NUM + r") MiB", "MiB"),
+        ("Number of iterations per thread", r"^(?:Each kernel will be executed|Each test is run|\s*You are "
+                                            r"running each test)\s+(?P<v>[0-9]+) times", ""),
+        ("Threads requested", r"^Number of Threads requested\s*=\s*(?P<v>[0-9]+)", ""),
+        ("Number of threads", r"^\s*Number of Threads(?: counted)?\s*=\s*(?P<v>[0-9]+)", ""),
+        # stream_mpi.c: the aggregate size over its ranks, "timer" for "clock".
+        ("Aggregate array size", r"^Total Aggregate Array size\s*=\s*(?P<v>[0-9]+)", "elements"),
+        ("MPI ranks", r"^Data is distributed across (?P<v>[0-9]+) MPI ranks", ""),
+        ("Array size per rank", r"^\s*Array size per MPI rank\s*=\s*(?P<v>[0-9]+)", "elements"),
+        ("Clock granularity",
+         r"^\s*Your (?:clock|timer) granularity/precision appears to be\s+(?P<v>[0-9]+) microseconds", "microseconds"),
+        ("Test duration estimate", r"^Each test below will take on the order of (?P<v>[0-9]+) microseconds",
+         "microseconds"),
+        ("Validation tolerance", r"^Solution Validates: avg error less than (?P<v>" + NUM + ")", ""),
+        # cuda-stream: " Array size (double precision) = 536.87 MB", " using 512 threads per block, 131072 blocks"
+        ("GPU array memory", r"^\s*Array size \((?:double|single) precision\)\s*=\s*(?P<v>" + NUM + ") MB", "MB"),
+        ("GPU threads per block", r"^\s*using (?P<v>[0-9]+) threads per block", ""),
+        ("GPU blocks", r"^\s*using [0-9]+ threads per block, (?P<v>[0-9]+) blocks", ""),
+    ):
+        figure_of_merit(fom, log_file=LOG, fom_regex=regex, group_name="v", units=units)
+
+    # cuda-stream prints its rate unit (GB/s with -s, else GiB/s) only in the table's header:
+    # the GPU rates carry it as their context.
+    figure_of_merit_context("gpu-rate-unit", regex=r"^Function\s+Rate \((?P<unit>Gi?B/s)\)", output_format="{unit}")
+    for op in ("Copy", "Scale", "Add", "Triad"):
+        cpu, gpu = kernel_line(op, CPU_TIME), kernel_line(op, GPU_TIME)
+        for what, group, units in (("top rate", "rate", "MB/s"), ("average time", "avg", "s"),
+                                   ("min time", "min", "s"), ("max time", "max", "s")):
+            figure_of_merit(f"{op} {what}", log_file=LOG, fom_regex=cpu, group_name=group, units=units)
+            figure_of_merit(f"{op} GPU {what}", log_file=LOG, fom_regex=gpu, group_name=group,
+                            units="" if group == "rate" else units,
+                            contexts=["gpu-rate-unit"] if group == "rate" else [])
+
+    # The completion line of each version: the validation verdict (C, Fortran), the table's
+    # last line (cuda-stream, which does not validate).
+    success_criteria("completed", mode="string", file=LOG,
+                     match=r"^\s*Solution Validates|" + kernel_line("Triad", GPU_TIME))
+    success_criteria("verified", mode="string", file=LOG, anti_match=r".*Failed Validation")
+    success_criteria("finite-values", mode="string", file=LOG,
+                     anti_match=r"(?i)^\s*(Copy|Scale|Add|Triad):.*\b(nan|inf)\b")
 
 
-# Replaced by the sized spec above (the builtin's fixes one size in cflags).
+# Replaced by the sized spec above (the builtin's fixes one size in cflags and pins gcc 12).
 del Stream.software_specs["streamc"]
+del Stream.compilers["gcc12"]
+del Stream.success_criteria["valid"]
