@@ -7,7 +7,7 @@ export HPCAAS_SYSTEM := $(SYSTEM)
 PYTHON := .venv/bin/python
 
 .DEFAULT_GOAL := help
-.PHONY: help setup system systems mirror smoke run reproduce dry-run concretize validate baseline test bench clean foms profile slurm-up slurm-down
+.PHONY: help setup system systems mirror smoke catalog run reproduce dry-run concretize validate baseline test test-slow lint bench clean foms profile slurm-up slurm-down
 
 help: ## List the targets
 	@grep -hE '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-12s %s\n", $$1, $$2}'
@@ -27,6 +27,9 @@ mirror: ## Fill mirror/ with Debian's pristine upstream tarballs of the sources 
 smoke: ## The main job: HPCC built by Spack, {openmpi, mpich} x {1, 2} ranks -> results/smoke/results.csv
 	@scripts/run-study.sh smoke $(SYSTEM)
 
+catalog: ## Build every application from its pinned source and run its smallest workload: make catalog [TIER=fast]
+	@scripts/catalog.sh $(SYSTEM) $(or $(TIER),all)
+
 run: ## Run any study: make run STUDY=<ramble-workspaces/ folder> [SYSTEM=<configs/ folder>] [SCALE=paper|small]
 	@scripts/run-study.sh $(STUDY) $(SYSTEM) $(SCALE)
 
@@ -36,8 +39,8 @@ reproduce: ## A study end to end with its report: make reproduce STUDY=<study> S
 dry-run: ## A study's experiments on a system, generated not run: make dry-run STUDY=<study> SYSTEM=<system> [SCALE=...]
 	@scripts/dry-run.sh $(STUDY) $(SYSTEM) $(SCALE)
 
-concretize: ## Concretize a study's environment offline for a system: make concretize SYSTEM=<system> ENV=<env>
-	@scripts/concretize.sh $(SYSTEM) $(ENV)
+concretize: ## Solve and commit a study's Spack lock for a paper system: make concretize SYSTEM=<s> ENV=<study> (STALE=1: every stale pair)
+	@$(if $(STALE),scripts/concretize.sh --stale,scripts/concretize.sh $(SYSTEM) $(ENV))
 
 validate: ## PASS/FAIL of this system against its baseline: make validate SYSTEM=<s> [BASELINE=<csv>] [SET=var=value]
 	@HPCAAS_SET="$(SET)" scripts/validate.sh $(SYSTEM) $(BASELINE)
@@ -45,9 +48,17 @@ validate: ## PASS/FAIL of this system against its baseline: make validate SYSTEM
 baseline: ## Run the validation suite and keep it as the system's baseline: make baseline SYSTEM=<s> [BASELINE=<csv>]
 	@HPCAAS_SET="$(SET)" scripts/validate.sh --baseline $(SYSTEM) $(BASELINE)
 
-test: ## Run the test suite (unit tests + the smoke study for real)
+test: ## Lint, then the test suite (unit tests, the smoke study and the catalog's fast tier for real)
 	@scripts/setup.sh
-	@$(PYTHON) -m pytest
+	@scripts/lint.sh
+	@$(PYTHON) -m pytest -m "not slow"
+
+test-slow: ## The slow tier: every committed Spack lock solved again
+	@scripts/setup.sh
+	@$(PYTHON) -m pytest -m slow
+
+lint: ## Formatting and lint: ruff (format + check), shellcheck, codespell
+	@scripts/lint.sh
 
 bench: ## Measure speed targets (analysis on 1,000,000 rows)
 	@$(PYTHON) -m analysis.bench

@@ -67,7 +67,7 @@ def generate(path, rows):
     df["workload"], df["dataset"], df["target"], df["filesystem"], df["variant"] = "wl", "", "zen4", "lustre", ""
     df["ranks"], df["threads"], df["context"] = df["nodes"] * 64, 1, ""
     df["spack_lock_hash"], df["project_commit"] = "a" * 64, "b" * 40
-    df["system_config_hash"], df["timestamp"] = "c" * 64, "2024-06-01T12:00:00Z"
+    df["spack_inputs_hash"], df["timestamp"] = "c" * 64, "2024-06-01T12:00:00Z"
     df[RESULT_COLUMNS + EXTRA_COLUMNS].to_csv(path, index=False)
 
 

@@ -59,7 +59,7 @@ def _direction(args, df, file):
 
 def cmd_collect(args):
     df = collect.collect(args.workspace, configs_dir=args.configs, spack_lock=args.spack_lock_hash,
-                         commit=args.project_commit, config_hash=args.system_config_hash, jobs=args.jobs)
+                         commit=args.project_commit, inputs_hash=args.spack_inputs_hash, jobs=args.jobs)
     _emit(df, args)
 
 
@@ -204,8 +204,8 @@ def build_parser():
     p = sub.add_parser("collect", help="Ramble results (results.latest.json) -> tidy CSV")
     p.add_argument("workspace", help="the Ramble workspace folder")
     _common(p, metric=False)
-    p.add_argument("--configs", default="configs", help="configs/ folder for system_config_hash (default: %(default)s)")
-    p.add_argument("--system-config-hash", help="use this instead of hashing configs/<system>/")
+    p.add_argument("--configs", default="configs", help="configs/ folder for spack_inputs_hash (default: %(default)s)")
+    p.add_argument("--spack-inputs-hash", help="use this instead of hashing the system's Spack inputs")
     p.add_argument("--spack-lock-hash", help="use this instead of hashing software/*/spack.lock")
     p.add_argument("--project-commit", help="use this instead of `git rev-parse HEAD`")
     p.add_argument("--jobs", help="scheduler job statistics CSV (slurm/wait-jobs.py --csv): a failed job fails its experiment")

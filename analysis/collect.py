@@ -204,18 +204,13 @@ def project_commit(cwd=".") -> str:
     return proc.stdout.strip() if proc.returncode == 0 else ""
 
 
-def system_config_hash(configs_dir, system) -> str:
-    """sha256 over configs/<system>/ (each file's relative path and bytes, sorted); '' if absent."""
-    folder = Path(configs_dir) / system if system else None
-    if folder is None or not folder.is_dir():
+def spack_inputs_hash(configs_dir, system) -> str:
+    """The hash of the system's Spack inputs (hpcaas.spack_inputs); '' without its folder."""
+    from hpcaas.spack_inputs import inputs_hash  # lazily: the project tree, not the analysis
+
+    if not system or not (Path(configs_dir) / system / "spack").is_dir():
         return ""
-    digest = hashlib.sha256()
-    for f in sorted(p for p in folder.rglob("*") if p.is_file()):
-        rel = f.relative_to(folder)
-        if any(part.startswith(".") or part == "__pycache__" for part in rel.parts):
-            continue
-        digest.update(str(rel).encode() + b"\0" + f.read_bytes() + b"\0")
-    return digest.hexdigest()
+    return inputs_hash(system, configs=configs_dir)
 
 
 def results_timestamp(file) -> str:
@@ -245,7 +240,7 @@ def failed_jobs(jobs_csv) -> dict:
     return bad
 
 
-def collect(workspace, configs_dir="configs", spack_lock=None, commit=None, config_hash=None,
+def collect(workspace, configs_dir="configs", spack_lock=None, commit=None, inputs_hash=None,
             cwd=".", jobs=None) -> pd.DataFrame:
     """The tidy CSV rows of a workspace, provenance included (given values win over computed).
     With `jobs` (a job-statistics CSV), experiments whose job failed are FAILED too."""
@@ -260,10 +255,10 @@ def collect(workspace, configs_dir="configs", spack_lock=None, commit=None, conf
                 df.loc[hit, "status_reason"] = df.loc[hit, "status_reason"] + "; " + reason
     df["spack_lock_hash"] = spack_lock if spack_lock is not None else spack_lock_hash(workspace)
     df["project_commit"] = commit if commit is not None else project_commit(cwd)
-    if config_hash is not None:
-        df["system_config_hash"] = config_hash
+    if inputs_hash is not None:
+        df["spack_inputs_hash"] = inputs_hash
     else:
-        hashes = {s: system_config_hash(configs_dir, s) for s in df["system"].unique()}
-        df["system_config_hash"] = df["system"].map(hashes).fillna("")
+        hashes = {s: spack_inputs_hash(configs_dir, s) for s in df["system"].unique()}
+        df["spack_inputs_hash"] = df["system"].map(hashes).fillna("")
     df["timestamp"] = results_timestamp(file)
     return df[COLUMNS]

@@ -1,8 +1,7 @@
-"""Tables for people: Markdown (the CLI's --format markdown, report.md) and HTML (report.html).
+"""Tables for people: Markdown (the CLI's --format markdown, report.md; report.html renders it).
 Numbers are shown to six significant digits (as the papers print them: 1340.54, 93.5); a
 missing number is left blank so it can never be read as one."""
 
-import html
 import math
 
 import numpy as np
@@ -47,11 +46,3 @@ def markdown(df: pd.DataFrame) -> str:
              "|" + "|".join("---:" if n else "---" for n in numeric) + "|"]
     lines += ["| " + " | ".join(esc(v) for v in row) + " |" for row in body]
     return "\n".join(lines) + "\n"
-
-
-def html_table(df: pd.DataFrame) -> str:
-    header, body = _rows(df)
-    head = "".join(f"<th>{html.escape(h)}</th>" for h in header)
-    rows = "".join("<tr>" + "".join(f"<td>{html.escape(v)}</td>" for v in row) + "</tr>\n"
-                   for row in body)
-    return f"<table>\n<thead><tr>{head}</tr></thead>\n<tbody>\n{rows}</tbody>\n</table>\n"

@@ -2,13 +2,15 @@
 study: the summary, then per metric the paper-style table, the scaling (when the node count
 varies) or A/B bars (when another column does), and the run-to-run variation.
 
-The page is built as a list of blocks, then rendered twice (Markdown, HTML), so both say the
-same thing. Functions return {file name: content}; the CLI writes them."""
+The page is built as a list of blocks and written as Markdown; the HTML page is that Markdown
+rendered by markdown-it-py, so both say the same thing. Functions return {file name: content};
+the CLI writes them."""
 
 import html
 import re
 
 import pandas as pd
+from markdown_it import MarkdownIt
 
 from analysis import directions, formats, frame, plot, repeats, scaling, summary, table
 from analysis.errors import InputError
@@ -82,7 +84,8 @@ def build(df, file, title) -> dict:
         blocks += _blocks_for_metric(df, metric, file, plots)
     if len(plots) >= _PLOTS_MAX:
         blocks.append(("p", f"Figures for the first {_PLOTS_MAX} metrics only; `hpcaas-analyze plot` draws the others."))
-    return {"report.md": to_markdown(blocks), "report.html": to_html(blocks, title), **plots}
+    text = to_markdown(blocks)
+    return {"report.md": text, "report.html": to_html(text, title), **plots}
 
 
 def to_markdown(blocks) -> str:
@@ -99,40 +102,10 @@ def to_markdown(blocks) -> str:
     return "\n\n".join(out) + "\n"
 
 
-def _md_to_html(text) -> str:
-    """The summary's own Markdown (lines and pipe tables) as HTML."""
-    out, table_rows = [], []
-    for line in text.splitlines() + [""]:
-        if line.startswith("|"):
-            if not set(line) <= set("|-: "):
-                table_rows.append([html.escape(c.strip()) for c in line.strip("|").split(" | ")])
-            continue
-        if table_rows:
-            head, *body = table_rows
-            out.append("<table><thead><tr>" + "".join(f"<th>{c}</th>" for c in head) + "</tr></thead><tbody>"
-                       + "".join("<tr>" + "".join(f"<td>{c}</td>" for c in r) + "</tr>" for r in body)
-                       + "</tbody></table>")
-            table_rows = []
-        if line.strip():
-            out.append(f"<p>{html.escape(line)}</p>")
-    return "\n".join(out)
-
-
-def to_html(blocks, title) -> str:
-    body = []
-    for kind, content in blocks:
-        if kind in ("h1", "h2", "h3"):
-            body.append(f"<{kind}>{html.escape(content)}</{kind}>")
-        elif kind == "table":
-            body.append(formats.html_table(content))
-        elif kind == "img":
-            body.append(f'<p><img src="{html.escape(content)}" alt="{html.escape(content)}"></p>')
-        elif kind == "md":
-            body.append(_md_to_html(content))
-        else:
-            body.append(f"<p>{html.escape(str(content))}</p>")
+def to_html(markdown: str, title: str) -> str:
+    body = MarkdownIt("commonmark").enable("table").render(markdown)
     style = ("body{font-family:sans-serif;max-width:70em;margin:2em auto}table{border-collapse:collapse;"
              "margin:1em 0}td,th{border:1px solid #ccc;padding:2px 6px;text-align:right}"
              "th{background:#eee}img{max-width:100%}")
     return (f"<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>{html.escape(title)}</title>"
-            f"<style>{style}</style></head>\n<body>\n" + "\n".join(body) + "\n</body></html>\n")
+            f"<style>{style}</style></head>\n<body>\n{body}</body></html>\n")

@@ -12,7 +12,7 @@ MEASURE = ["metric", "value", "unit"]
 #: Provenance of our own runs (published rows carry source/table/printed/note instead).
 PROVENANCE = [
     "experiment", "status", "repeat", "spack_lock_hash", "project_commit",
-    "system_config_hash", "timestamp",
+    "spack_inputs_hash", "timestamp",
 ]
 
 RESULT_COLUMNS = ["experiment"] + [c for c in DIMENSIONS] + MEASURE + [

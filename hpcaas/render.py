@@ -28,6 +28,7 @@ rendered files are generated, never edited.
 """
 
 import copy
+import os
 import shutil
 from pathlib import Path
 
@@ -76,14 +77,30 @@ def _name(spec: str) -> str:
     return spec.split("@")[0].replace("-", "")
 
 
+def _spack_lists(folder: Path) -> dict:
+    """The system's compilers and MPIs as definitions.yaml lists: that file when the system has
+    one, else its compilers.yaml and the MPI providers of packages.yaml (with their externals'
+    versions)."""
+    file = folder / "spack/definitions.yaml"
+    if file.exists():
+        definitions = {}
+        for entry in yaml.safe_load(file.read_text()).get("definitions", []):
+            definitions.update(entry)
+        return definitions
+    compilers = [c["compiler"]["spec"].replace("@=", "@") for c in
+                 (yaml.safe_load((folder / "spack/compilers.yaml").read_text()) or {}).get("compilers", [])]
+    packages = (yaml.safe_load((folder / "spack/packages.yaml").read_text()) or {}).get("packages", {})
+    mpis = []
+    for name in packages.get("all", {}).get("providers", {}).get("mpi", []):
+        externals = packages.get(name, {}).get("externals", [])
+        mpis.append(externals[0]["spec"].split()[0] if externals else name)
+    return {"compilers": ["%" + c for c in compilers], "mpis": ["^" + m for m in mpis]}
+
+
 def _system_roles(system: str) -> dict:
     """role -> (default, all) of the system."""
     folder = CONFIGS / system
-    definitions = {}
-    file = folder / "spack/definitions.yaml"
-    if file.exists():
-        for entry in yaml.safe_load(file.read_text()).get("definitions", []):
-            definitions.update(entry)
+    definitions = _spack_lists(folder)
     roles = {}
     for role, (default, every, sigil) in DEFINITIONS.items():
         specs = [s.lstrip(sigil) for s in definitions.get(every, [])]
@@ -134,9 +151,18 @@ def _role_variables(chosen: dict) -> dict:
     return out
 
 
+def load(study: str, system: str) -> dict:
+    """The study's definition; `catalog` is generated from the tree (hpcaas/catalog.py)."""
+    if study == "catalog":
+        from hpcaas import catalog
+
+        return catalog.study_doc(system, os.environ.get("HPCAAS_CATALOG_TIER", "all"))
+    return studies.load(study)
+
+
 def workspace_config(study: str, system: str, scale: str = "paper") -> dict:
     """{'ramble.yaml': the configuration as a dict, 'execute_experiment.tpl': the job script}."""
-    doc = studies.load(study)
+    doc = load(study, system)
     sysconf = systems.ramble_config(CONFIGS / system)
     block = copy.deepcopy(doc["ramble"])
     chosen, per_app = _roles(doc, study, system)

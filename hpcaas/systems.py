@@ -31,8 +31,9 @@ SCHEMA_FILE = CONFIGS / "schema" / "system.schema.json"
 TARGETS_FILE = CONFIGS / "schema" / "archspec-targets.json"
 
 #: Folders of configs/ that are not systems (the schema, the job script of each scheduler, the
+#: expected fractions of the hardware limits per processor family, the
 #: documented shape of `local`).
-NOT_SYSTEMS = {"schema", "schedulers", "local.example"}
+NOT_SYSTEMS = {"schema", "schedulers", "expected", "local.example"}
 
 #: Files every system folder has besides system.yaml (ramble/env_vars.yaml is optional).
 SYSTEM_FILES = ["spack/compilers.yaml", "spack/packages.yaml", "ramble/variables.yaml", "ramble/fabrics.yaml"]

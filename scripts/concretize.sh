@@ -1,58 +1,41 @@
 #!/usr/bin/env bash
-# make concretize: concretize environments/ENV for configs/SYSTEM on this machine, offline (no
-# source is fetched), and write environments/ENV/spack.lock. The lock is cached under
-# $HPCAAS_CACHE/concretize/<key>, key = hash of every input (the environment, the system's Spack
-# config, the project's Spack config and recipes, the Spack pin, this script), so a second run
-# with unchanged inputs only copies it.
-# Usage: scripts/concretize.sh SYSTEM ENV     (the last line printed is the cached lock's path)
+# make concretize: the Spack environment of a study on one of its paper systems, solved offline
+# with the pinned Spack and committed: environments/STUDY/SYSTEM/{spack.yaml,spack.lock,inputs.sha256}.
+# The manifest is generated from the study's dry-run on the system (every Spack environment its
+# experiments activate), the lock is Spack's solve of it (unify: false), and inputs.sha256 the
+# hash of the Spack inputs it was solved from (hpcaas environments stale compares it).
+# A solve is cached under $HPCAAS_CACHE/concretize/<hash of manifest + Spack inputs>.
+# Usage: scripts/concretize.sh SYSTEM STUDY     (pairs: hpcaas environments pairs)
+#        scripts/concretize.sh --stale          every pair whose lock is stale or missing
 source "$(dirname "$0")/lib.sh"
-[ $# -eq 2 ] || die "usage: make concretize SYSTEM=<system> ENV=<environment> (pairs: environments/pairs.yaml)"
-system=$1 name=$2
 cd "$HPCAAS_ROOT"
-sys_spack=configs/$system/spack
-manifest=environments/$name/spack.yaml
-[ -f "$sys_spack/compilers.yaml" ] || die "no system '$system': $sys_spack/compilers.yaml does not exist (systems: ls configs/)"
-[ -f "$manifest" ] || die "no environment '$name': $manifest does not exist (environments: $(cd environments && echo */spack.yaml | sed 's|/spack.yaml||g'))"
 [ -f setup-env.sh ] || die "run 'make setup' first"
+. ./setup-env.sh
+if [ "${1:-}" = --stale ]; then
+    hpcaas environments stale | sed -n 's/^\([^ ]*\) on \([^:]*\):.*/\2 \1/p' | while read -r system study; do
+        "$0" "$system" "$study" || exit 1
+    done
+    exit 0
+fi
+[ $# -eq 2 ] || die "usage: make concretize SYSTEM=<system> ENV=<study> (pairs: hpcaas environments pairs)"
+system=$1 study=$2
+hpcaas environments pairs | grep -qx "$study $system" ||
+    die "$study on $system: not a pair (a study's paper_system names its pairs; hpcaas environments pairs lists them)"
 
-# The axes an environment takes from the system (environments/README.md) must be in the
-# system's definitions.yaml. Checked here so that a gap is one line, not a failed solve.
-"$VENV/bin/python" - "$sys_spack" "$manifest" <<'PY' || exit 1
-import os, re, sys, yaml
-sys_spack, manifest = sys.argv[1:]
-def fail(file, key, msg):
-    sys.exit(f"[hpcaas] error: {file}: {key}: {msg}")
-compilers = os.path.join(sys_spack, "compilers.yaml")
-if not (yaml.safe_load(open(compilers)) or {}).get("compilers"):
-    fail(compilers, "compilers", f"none listed, and {manifest} builds with the site's compilers")
-system_axes = {"default_compiler", "compilers", "default_mpi", "mpis", "default_target", "targets"}
-used = set(re.findall(r"\$[%^]?(\w+)", str(yaml.safe_load(open(manifest))["spack"]["specs"])))
-axes = sorted(used & system_axes)
-definitions = os.path.join(sys_spack, "definitions.yaml")
-if not os.path.exists(definitions):
-    fail(definitions, "definitions", f"file missing; {manifest} takes {', '.join(axes)} from it")
-have = {name for d in yaml.safe_load(open(definitions))["definitions"] for name in d}
-for axis in axes:
-    if axis not in have:
-        fail(definitions, f"definitions.{axis}", f"missing; {manifest} takes it from the system")
-PY
-
-source pins.env
+ws=$(scripts/dry-run.sh "$study" "$system" | tail -n 1)
+manifest=$(hpcaas environments manifest "$study" "$system" "$ws")
+env_dir=$(dirname "$manifest")
 mkdir -p "$HPCAAS_CACHE/concretize"
-key=$({ echo "$system $name $SPACK_COMMIT"
-        find "$manifest" "$sys_spack" spack-config spack-repo scripts/concretize.sh -type f \
-             ! -name '*.pyc' ! -path '*/__pycache__/*' -print0 | LC_ALL=C sort -z | xargs -0 sha256sum
-      } | sha256sum | cut -c1-32)
+key=$(hpcaas spack-inputs "$system" --manifest "$manifest")
 cache=$HPCAAS_CACHE/concretize/$key
 if [ -f "$cache/spack.lock" ]; then
-    say "$name on $system: unchanged inputs, lock from the cache"
+    say "$study on $system: unchanged inputs, lock from the cache"
 else
     work=$(mktemp -d "$HPCAAS_CACHE/concretize/.work.XXXXXX")
     trap 'rm -rf "$work"' EXIT
     cp "$manifest" "$work/spack.yaml"
-    . ./setup-env.sh
     hpcaas_system "$system"
-    say "$name on $system: concretizing (unify: false, one solve per spec)"
+    say "$study on $system: concretizing (unify: false, one solve per spec)"
     t0=$(date +%s)
     # Spack v0.23.1 on Linux drops every compiler it cannot run here (it runs each one to learn
     # its libc: CompilerParser in solver/asp.py), and a site's compilers do not exist here. So
@@ -63,10 +46,7 @@ import sys
 import spack.environment as ev
 import spack.solver.asp
 spack.solver.asp.using_libc_compatibility = lambda: False
-manifest, system = sys.argv[1:]
 env = ev.active_environment()
-if not list(env.user_specs):
-    sys.exit(f"[hpcaas] error: {manifest}: specs: none for {system}")
 with env.write_transaction():
     env.concretize(force=True)
     env.write()
@@ -74,12 +54,12 @@ for root in env.concrete_roots():
     mpi = [d.format("^{name}{@version}") for d in root.traverse() if d.package.provides("mpi")]
     print("  ", root.format("{name}{@version}{%compiler} {arch=architecture}"), *mpi[:1])
 PY
-    spack -e "$work" python "$work/concretize.py" "$manifest" "$system"
-    say "$name on $system: $(($(date +%s) - t0)) s"
+    spack -e "$work" python "$work/concretize.py"
+    say "$study on $system: $(($(date +%s) - t0)) s"
     rm -rf "$work/.spack-env" "$work/concretize.py"
     mv -T "$work" "$cache" 2>/dev/null || rm -rf "$work"   # a parallel run may have won: same lock
     trap - EXIT
 fi
-cp "$cache/spack.lock" "environments/$name/spack.lock"
-say "environments/$name/spack.lock: $name concretized for $system"
-echo "$cache/spack.lock"
+cp "$cache/spack.lock" "$env_dir/spack.lock"
+hpcaas environments record "$study" "$system"
+say "$env_dir/spack.lock: $study solved for $system (spack env create -d <dir> $env_dir/spack.lock; spack -e <dir> install)"

@@ -5,7 +5,7 @@
 # Installs only what is missing, so a second run is quick.
 source "$(dirname "$0")/lib.sh"
 
-PACKAGES=(gcc g++ gfortran make patch xz-utils bzip2 unzip file git dpkg-dev
+PACKAGES=(gcc g++ gfortran make patch xz-utils bzip2 unzip file git dpkg-dev shellcheck
           openmpi-bin libopenmpi-dev mpich libmpich-dev libopenblas-dev)
 while IFS=$'\t' read -r _ debs _; do
     case "$debs" in ''|'#'*) continue ;; esac

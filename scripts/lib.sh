@@ -1,3 +1,4 @@
+# shellcheck shell=bash disable=SC2034  # TOOLS, VENV: used by the scripts that source this
 # Shared by the project's shell scripts: where things are, and how to fail.
 # Sourced, not run.
 set -euo pipefail

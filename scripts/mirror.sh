@@ -79,7 +79,7 @@ for entry in "${todo[@]}"; do
     # Only the orig tarball matters; the Debian packaging files may be missing from the archive
     # mirror, so apt-get's exit status is not the test: the checksum is.
     (cd "$work" && apt-get "${opts[@]}" source --download-only -qq "$deb" >/dev/null 2>&1) || true
-    orig=$(ls "$work/${deb}_${version}".orig.tar.* 2>/dev/null | head -n1)
+    orig=$(find "$work" -maxdepth 1 -name "${deb}_${version}.orig.tar.*" | head -n1)
     [ -n "$orig" ] || die "no orig tarball of $deb $version from Debian: put $file (sha256 $sha) into $mirror/$pkg/"
     place "$pkg" "$file" "$sha" "$orig"
 done

@@ -12,7 +12,7 @@ scale=${3:-paper}
 cd "$HPCAAS_ROOT"
 ws=ramble-workspaces/$study
 sys_dir=configs/$HPCAAS_SYSTEM
-[ -f "$ws/study.yaml" ] || die "no study '$study': $ws/study.yaml does not exist (see ls ramble-workspaces/)"
+[ -f "$ws/study.yaml" ] || [ "$study" = catalog ] || die "no study '$study': $ws/study.yaml does not exist (see ls ramble-workspaces/)"
 [ -f "$sys_dir/system.yaml" ] || die "no system '$HPCAAS_SYSTEM': $sys_dir/system.yaml is missing (make system writes configs/local)"
 [ -f setup-env.sh ] || die "run 'make setup' first"
 . ./setup-env.sh
@@ -21,6 +21,7 @@ scheduler=$("$VENV/bin/python" -c 'import sys; from hpcaas.systems import check_
 if [ "$scheduler" = slurm ]; then
     # The system's Slurm must be up: on local-slurm that is the project's own (make slurm-up),
     # unless SLURM_CONF already names another (a test's cluster).
+    # shellcheck source=/dev/null  # written by slurm/up.sh
     [ -z "${SLURM_CONF:-}" ] && [ -f .slurm/env.sh ] && . .slurm/env.sh
     sinfo -h >/dev/null 2>&1 || die "$HPCAAS_SYSTEM schedules with Slurm, but no Slurm answers (sinfo failed); on this machine run 'make slurm-up' first"
 elif [ "$scheduler" != local ]; then
@@ -35,12 +36,10 @@ if [ -e "$ws/results.latest.json" ]; then
 fi
 say "$study on $HPCAAS_SYSTEM: ramble workspace setup (Spack concretize + install)"
 # Concretizing takes ~25 s per environment, and a new clone would redo it for the same
-# inputs. Keep each environment's spack.yaml + spack.lock in the cache, keyed by everything
-# else a lock depends on (Spack pin, project and system Spack config, our recipes); Ramble
-# itself reuses a lock only while the spack.yaml it generates is unchanged.
-lock_inputs=$( { find spack-config "$sys_dir/spack/" spack-repo -maxdepth 1 -name "*.yaml"
-                 find spack-repo/packages -type f ! -name "*.pyc"; } | sort)
-lock_key=$(cat pins.env $lock_inputs | sha256sum | cut -c1-16)
+# inputs. Keep each environment's spack.yaml + spack.lock in the cache, keyed by the hash of
+# the system's Spack inputs (hpcaas spack-inputs); Ramble itself reuses a lock only while the
+# spack.yaml it generates is unchanged.
+lock_key=$(hpcaas spack-inputs "$HPCAAS_SYSTEM" | cut -c1-16)
 locks=$HPCAAS_CACHE/locks/$lock_key/$study
 for env in "$locks"/*/; do
     [ -d "$env" ] || continue
@@ -56,7 +55,21 @@ for a in "${assignments[@]}"; do
     [[ "$a" == *=* ]] || die "SET: '$a' is not name=value (e.g. SET=pin=core0)"
     set_args+=(-c "variables:${a%%=*}:${a#*=}")
 done
-ramble "${set_args[@]}" -D "$ws" workspace setup
+# One application at a time, so that an application that does not build fails its own
+# experiments (FAILED, never run) and not the whole study.
+out=results/$study
+mkdir -p "$out"
+: > "$out/build-failed.txt"
+mapfile -t apps < <("$VENV/bin/python" -c 'import sys, yaml; print(*yaml.safe_load(open(sys.argv[1]))["ramble"]["applications"], sep="\n")' "$ws/configs/ramble.yaml")
+not_built=()
+for app in "${apps[@]}"; do
+    if ! ramble "${set_args[@]}" -D "$ws" workspace setup --where "'{application_name}' == '$app'"; then
+        say "$study: $app did not build; its experiments are FAILED (Ramble's and Spack's messages above)"
+        echo "$app" >> "$out/build-failed.txt"
+        not_built+=("'{application_name}' == '$app'")
+    fi
+done
+[ ${#not_built[@]} -lt ${#apps[@]} ] || die "$study: no application built"
 for lock in "$ws"/software/*/spack.lock; do
     [ -f "$lock" ] || continue
     name=$(basename "$(dirname "$lock")"); mkdir -p "$locks/$name"
@@ -64,9 +77,7 @@ for lock in "$ws"/software/*/spack.lock; do
 done
 say "$study on $HPCAAS_SYSTEM: ramble on"
 t0=$(date +%s)
-ramble -D "$ws" on
-out=results/$study
-mkdir -p "$out"
+ramble -D "$ws" on ${not_built[0]+--exclude-where "${not_built[@]}"}
 stamp=$(date -u +%Y%m%dT%H%M%SZ)
 jobs_ok=0
 if [ "$scheduler" = slurm ]; then

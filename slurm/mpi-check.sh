@@ -38,7 +38,7 @@ rc=$?
 lines=$(grep '^mpi_hello ' <<<"$out")
 n=$(grep -c . <<<"$lines")
 echo "srun --mpi=$plugin $* ($mpi): exit $rc, $n rank line(s)"
-[ -n "$lines" ] && sed 's/^/  /' <<<"$lines"
+[ -n "$lines" ] && printf '  %s\n' "${lines//$'\n'/$'\n'  }"
 if [ "$rc" -ne 0 ] || [ "$n" -eq 0 ]; then
     echo "FAIL: the MPI job did not run (exit $rc); srun said:" && tail -n 15 <<<"$out" | sed 's/^/  /'
     exit 1

@@ -125,6 +125,7 @@ export SLURM_CONF=$state/slurm.conf
 # environment tells down.sh which processes are this cluster's.
 start() {
     local name=$1; shift
+    # shellcheck disable=SC2016  # $$, $0 and $@ are the child shell's
     HPCAAS_SLURM_DAEMON=$state setsid bash -c 'echo $$ >"$0"; exec "$@"' "$state/run/$name.pid" "$@" \
         </dev/null >"$state/log/$name.out" 2>&1 &
     for _ in $(seq 50); do [ -s "$state/run/$name.pid" ] && return; sleep 0.1; done

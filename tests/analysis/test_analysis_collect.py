@@ -3,6 +3,7 @@ repeats, contexts, a modifier FOM, failed experiments, a NaN FOM) as tidy rows."
 
 import datetime
 import hashlib
+import shutil
 import json
 
 import pytest
@@ -10,6 +11,7 @@ import pytest
 from analysis import collect, files
 from analysis.schema import EXTRA_COLUMNS, RESULT_COLUMNS
 from analysis_testkit import WORKSPACE, cli
+from hpcaas.paths import ROOT
 
 
 @pytest.fixture(scope="module")
@@ -67,17 +69,21 @@ def test_provenance(rows, tmp_path):
     assert len(locks) == 2
     assert set(rows["spack_lock_hash"]) == {hashlib.sha256(b"".join(p.read_bytes() for p in locks)).hexdigest()}
     assert set(rows["project_commit"]) == {"f" * 40}
-    assert set(rows["system_config_hash"]) == {""}  # no configs/<system> folder to hash
+    assert set(rows["spack_inputs_hash"]) == {""}  # no configs/<system> folder to hash
     mtime = (WORKSPACE / "results.latest.json").stat().st_mtime
     stamp = datetime.datetime.fromtimestamp(mtime, tz=datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
     assert set(rows["timestamp"]) == {stamp}
-    system = tmp_path / "aws-hpc7a-efa"
-    system.mkdir()
-    (system / "system.yaml").write_text("name: aws-hpc7a-efa\n")
-    expected = hashlib.sha256(b"system.yaml\0name: aws-hpc7a-efa\n\0").hexdigest()
-    assert collect.system_config_hash(tmp_path, "aws-hpc7a-efa") == expected
-    given = collect.collect(WORKSPACE, configs_dir=tmp_path, spack_lock="s", commit="c", config_hash="h")
-    assert (set(given["spack_lock_hash"]), set(given["project_commit"]), set(given["system_config_hash"])) == \
+    # A system's Spack inputs: the one hash of hpcaas.spack_inputs, which changes with its compilers.
+    from hpcaas.spack_inputs import inputs_hash
+
+    shutil.copytree(ROOT / "configs/aws-hpc7a-efa", tmp_path / "aws-hpc7a-efa")
+    before = collect.spack_inputs_hash(tmp_path, "aws-hpc7a-efa")
+    assert before == inputs_hash("aws-hpc7a-efa") and len(before) == 64
+    compilers = tmp_path / "aws-hpc7a-efa/spack/compilers.yaml"
+    compilers.write_text(compilers.read_text().replace("gcc@=7.3.1", "gcc@=7.3.2"))
+    assert collect.spack_inputs_hash(tmp_path, "aws-hpc7a-efa") != before
+    given = collect.collect(WORKSPACE, configs_dir=tmp_path, spack_lock="s", commit="c", inputs_hash="h")
+    assert (set(given["spack_lock_hash"]), set(given["project_commit"]), set(given["spack_inputs_hash"])) == \
         ({"s"}, {"c"}, {"h"})
 
 

@@ -3,10 +3,8 @@ variants the studies sweep, for the `local` system (its gcc, Open MPI and target
 `ramble info` lists every application with its workloads and FOMs.
 
 Each `spack spec` takes 20-60 s, so its output is kept under $HPCAAS_CACHE/spec/<key>/, the key
-being a hash of everything a concretization here depends on (Spack pin, project and local Spack
-config, the recipes); unchanged inputs reuse it."""
+being the hash of local's Spack inputs (hpcaas.spack_inputs); unchanged inputs reuse it."""
 
-import hashlib
 import os
 import re
 from concurrent.futures import ThreadPoolExecutor
@@ -14,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from hpcaas.spack_inputs import inputs_hash
 from testkit import ROOT, local_facts, run
 
 # (spec as a study writes it, what its root must show)
@@ -40,19 +39,11 @@ SPECS = [
     ("nektar ^openmpi", "nektar@", "+ins_solver"),
     ("amber ^openmpi", "amber@", ""),
 ]
-APPS = ["montecarlo", "namd", "openradioss", "openfoam", "mpas-atmosphere", "osu-micro-benchmarks",
-        "intel-mpi-benchmarks", "npb", "stream", "hpcc", "hpcg", "hpl", "gromacs", "lammps", "cp2k",
-        "opensbli", "nektar", "amber"]
+APPS = sorted(p.parent.name for p in (ROOT / "ramble-repo/applications").glob("*/application.py"))
 
 
 def _key():
-    digest = hashlib.sha256()
-    files = [ROOT / "pins.env", *sorted((ROOT / "spack-config").glob("*.yaml")),
-             *sorted((ROOT / "configs/local/spack").glob("*.yaml")),
-             *sorted(p for p in (ROOT / "spack-repo").rglob("*") if p.is_file() and p.suffix != ".pyc")]
-    for f in files:
-        digest.update(str(f.relative_to(ROOT)).encode() + b"\0" + f.read_bytes())
-    return digest.hexdigest()[:24]
+    return inputs_hash("local")[:24]
 
 
 @pytest.fixture(scope="module")

@@ -1,0 +1,245 @@
+"""The catalog: every application of ramble-repo/ built with our Spack recipes and run for real,
+its smallest real workload (the one tagged `catalog`) at 1 and 2 ranks with each of the system's
+MPIs (threads 1 and 2 for an OpenMP-only code). It is a study generated from the tree, so adding
+an application adds it here with nothing else to edit.
+
+    hpcaas catalog study SYSTEM [--tier fast|all]    the generated study, as YAML
+    hpcaas catalog table SYSTEM RESULTS_CSV OUT_CSV  one row per application (catalog.csv)
+
+An application is built by Spack from its pinned source (tarball sha256 or git commit) unless the
+system has it as a non-buildable external (a Debian binary: the Debian package version is the
+source_ref), or it is licensed and its file is not in mirror/ (SKIPPED, with the file and
+checksum to place there). `tags("slow-build")` on an application keeps it out of the fast tier
+that `make test` runs (a cold build of more than ~5 minutes on a small machine).
+"""
+
+import csv
+import json
+import os
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+import yaml
+
+from hpcaas.paths import CONFIGS, ROOT
+
+TIERS = ("fast", "all")
+
+# Run under `ramble python`: each application of our repository, its catalog workload and specs.
+_RAMBLE = """
+import json, sys
+import ramble.repository as r
+repo = next(x for x in r.paths[r.ObjectTypes.applications].repos if x.namespace == "hpcaas")
+out = {}
+for name in repo.all_object_names():
+    cls = repo.get_obj_class(name)
+    tagged = [w for w, wl in cls.workloads.items() if "catalog" in wl.tags]
+    wl = cls.workloads[tagged[0]] if tagged else None
+    execs = [cls.executables[e] for e in (wl.executables if wl else []) if e in cls.executables]
+    defaults = {v: str(var.default) for v, var in (wl.variables.items() if wl else [])}
+    out[name] = {"workloads": tagged, "mpi": any(e.mpi for e in execs), "defaults": defaults,
+                 "specs": {n: s["pkg_spec"] for n, s in cls.software_specs.items()},
+                 "tags": list(getattr(cls, "tags", []) or [])}
+json.dump(out, open(sys.argv[1], "w"))
+"""
+
+# Run under `spack python`: where each package's pinned version comes from.
+_SPACK = """
+import json, sys
+import spack.repo
+from spack.spec import Spec
+todo = json.load(open(sys.argv[1]))
+out = {}
+for name, spec in todo.items():
+    s = Spec(spec)
+    cls = spack.repo.PATH.get_pkg_class(s.name)
+    version = str(s.versions) if s.versions.concrete else None
+    info = {}
+    for v, args in cls.versions.items():
+        if version is None or str(v) == version:
+            version, info = str(v), dict(args)
+            break
+    kind, ref = ("git", info["commit"]) if "commit" in info else ("tarball", info.get("sha256", ""))
+    if getattr(cls, "manual_download", False):
+        kind = "licensed"
+    url = ""
+    try:
+        url = cls(Spec(f"{s.name}@{version}")).url_for_version(version) if kind != "git" else ""
+    except Exception:
+        pass
+    out[name] = {"package": s.name, "version": version, "kind": kind, "ref": ref,
+                 "file": url.rsplit("/", 1)[-1] if url else ""}
+json.dump(out, open(sys.argv[1] + ".out", "w"))
+"""
+
+
+def _tool(tool: str, script: str, data: dict) -> dict:
+    with tempfile.TemporaryDirectory() as tmp:
+        (Path(tmp) / "run.py").write_text(script)
+        (Path(tmp) / "in.json").write_text(json.dumps(data))
+        out = Path(tmp) / "in.json" if tool == "ramble" else Path(tmp) / "in.json.out"
+        cmd = f". ./setup-env.sh && {tool} python {tmp}/run.py {tmp}/in.json"
+        proc = subprocess.run(["bash", "-c", cmd], cwd=ROOT, capture_output=True, text=True,
+                              env={**os.environ, "HPCAAS_ROOT": str(ROOT)})
+        if proc.returncode != 0:
+            sys.exit(f"hpcaas catalog: {tool} python failed:\n{proc.stderr[-3000:]}")
+        return json.loads(out.read_text())
+
+
+def applications() -> dict:
+    """{app: {workloads, mpi, specs, tags}} of ramble-repo/, from Ramble itself."""
+    return _tool("ramble", _RAMBLE, {})
+
+
+def _externals(system: str) -> dict:
+    packages = yaml.safe_load((CONFIGS / system / "spack/packages.yaml").read_text())["packages"]
+    return {name: conf["externals"][0]["spec"].split("@")[1].split()[0]
+            for name, conf in packages.items() if conf.get("externals") and conf.get("buildable") is False}
+
+
+def _main_spec(app: str, specs: dict) -> tuple:
+    """(name, pkg_spec) of the application's own software spec: the one of its package, else the
+    first. Its name may hold workload variables (stream's array size: a build per size)."""
+    named = [(n, s) for n, s in specs.items() if s.split("@")[0].split()[0] == app]
+    return (named or list(specs.items()) or [(app, "")])[0]
+
+
+def _expand(named: tuple, defaults: dict) -> tuple:
+    """A spec (and its name) with the catalog workload's variables at their defaults: the build
+    is one, named concretely (stream-10000000-20)."""
+    name, spec = named
+    for var, value in defaults.items():
+        name, spec = name.replace("{" + var + "}", value), spec.replace("{" + var + "}", value)
+    return name, spec
+
+
+def entries(system: str, tier: str = "all") -> list:
+    """One entry per application: how the catalog builds and runs it on `system`."""
+    apps, externals = applications(), _externals(system)
+    named = {a: _expand(_main_spec(a, info["specs"]), info["defaults"]) for a, info in apps.items() if info["specs"]}
+    specs = {a: spec for a, (_, spec) in named.items()}
+    sources = _tool("spack", _SPACK, specs)
+    mirror = ROOT / "mirror"
+    out = []
+    for app, info in sorted(apps.items()):
+        spec = specs.get(app, "")
+        src = sources.get(app, {})
+        package = src.get("package", app)
+        entry = {"application": app, "spec": spec, "package": named.get(app, (app,))[0],
+                 "workload": (info["workloads"] or [None])[0], "mpi": info["mpi"],
+                 "version": src.get("version", ""), "source_kind": src.get("kind", ""),
+                 "source_ref": src.get("ref", ""), "built_by": "spack", "status": "", "reason": "",
+                 "slow": "slow-build" in info["tags"]}
+        if package in externals:
+            entry.update(built_by="debian", source_kind="external", version=externals[package],
+                         spec=f"{package}@{externals[package]}", source_ref=_debian_version(package))
+        if entry["source_kind"] == "licensed" and not list(mirror.rglob(src.get("file") or "-")):
+            entry.update(status="SKIPPED", reason=f"licensed: put {src['file']} (sha256 {src['ref']}) into mirror/")
+        elif not entry["workload"]:
+            entry.update(status="SKIPPED", reason="no workload tagged catalog (ramble-repo/README.md item 8)")
+        elif tier == "fast" and entry["slow"]:
+            entry.update(status="SKIPPED", reason="slow tier (tags('slow-build')): make catalog builds it")
+        out.append(entry)
+    return out
+
+
+def _debian_version(package: str) -> str:
+    from hpcaas.local import DEBIAN_EXTERNALS
+
+    for line in DEBIAN_EXTERNALS.read_text().splitlines():
+        if line and not line.startswith("#") and line.split("\t")[0] == package:
+            deb = line.split("\t")[1].split(",")[0]
+            proc = subprocess.run(["dpkg-query", "-W", "-f=${Version}", deb], capture_output=True, text=True)
+            return f"{deb} {proc.stdout}" if proc.returncode == 0 else deb
+    return ""
+
+
+def study_doc(system: str, tier: str = "all") -> dict:
+    """The catalog as a study (hpcaas/studies.py format), rendered like any other."""
+    apps, packages, environments = {}, {}, {}
+    for e in entries(system, tier):
+        if e["status"] == "SKIPPED":
+            continue
+        app, spec = e["application"], e["spec"]
+        if e["built_by"] == "spack":
+            spec += " %{compiler_spec}" + (" ^{mpi_spec}" if e["mpi"] else "")
+        if e["mpi"]:
+            name, env = f"{app}-{{mpi}}-{{n_ranks}}ranks", f"{e['package']}-{{mpi}}"
+            variables = {"mpi": ["openmpi"], "n_ranks": ["1", "2"], "n_threads": "1", "env_name": env}
+            matrix = ["mpi", "n_ranks"]
+        else:
+            name, env = f"{app}-{{n_threads}}threads", e["package"]
+            variables = {"n_ranks": "1", "n_threads": ["1", "2"], "env_name": env}
+            matrix = ["n_threads"]
+        apps[app] = {"workloads": {e["workload"]: {"experiments": {name: {"variables": variables, "matrix": matrix}}}}}
+        packages[env] = {"pkg_spec": spec}
+        environments[env] = {"packages": [env]}
+    return {
+        "question": "Does every application build from its pinned source and run its smallest real workload here?",
+        "paper": "none (the catalog: ramble-repo/ x spack-repo/)",
+        "software": {"sweep": ["mpi"]},
+        "ramble": {"variants": {"package_manager": "spack"}, "variables": {"n_nodes": "1"},
+                   "applications": apps, "software": {"packages": packages, "environments": environments}},
+    }
+
+
+def table(system: str, results_csv: str, out_csv: str, tier: str = "all") -> int:
+    """catalog.csv: application, version, source_kind, source_ref, built_by, status, foms, build_s, reason."""
+    rows = list(csv.DictReader(open(results_csv))) if Path(results_csv).exists() else []
+    failed_file = Path(results_csv).parent / "build-failed.txt"  # written by scripts/run-study.sh
+    not_built = set(failed_file.read_text().split()) if failed_file.exists() else set()
+    build = _build_seconds([e for e in entries(system, tier) if e["built_by"] == "spack" and e["status"] != "SKIPPED"])
+    out = []
+    for e in entries(system, tier):
+        mine = [r for r in rows if r["application"] == e["application"]]
+        status = e["status"] or ("FAILED" if not mine or any(r["status"] != "SUCCESS" for r in mine) else "SUCCESS")
+        reason = e["reason"] or "; ".join(sorted({r.get("status_reason", "") for r in mine if r["status"] != "SUCCESS"}))
+        if e["application"] in not_built:
+            status, reason = "FAILED", "the Spack build failed (see make catalog's messages)"
+        elif not e["status"] and not mine:
+            reason = "no experiment ran (see the run's messages)"
+        out.append({"application": e["application"], "version": e["version"], "source_kind": e["source_kind"],
+                    "source_ref": e["source_ref"], "built_by": e["built_by"], "status": status,
+                    "foms": len({r["metric"] for r in mine if r["status"] == "SUCCESS"}),
+                    "build_s": build.get(e["application"], ""), "reason": reason})
+    with open(out_csv, "w", newline="") as f:
+        writer = csv.DictWriter(f, fieldnames=list(out[0]))
+        writer.writeheader()
+        writer.writerows(out)
+    return 0 if all(r["status"] in ("SUCCESS", "SKIPPED") for r in out) else 1
+
+
+def _build_seconds(entries_: list) -> dict:
+    """Seconds Spack spent building each application (its install_times.json), first build."""
+    out = {}
+    for e in entries_:
+        proc = subprocess.run(["bash", "-c", f". ./setup-env.sh && spack find --format '{{prefix}}' {e['spec'].split()[0]}"],
+                              cwd=ROOT, capture_output=True, text=True)
+        times = [Path(p) / ".spack/install_times.json" for p in proc.stdout.split()]
+        seconds = [json.loads(t.read_text())["total"]["seconds"] for t in times if t.exists()]
+        if seconds:
+            out[e["application"]] = round(max(seconds))
+    return out
+
+
+def register(sub):
+    ap = sub.add_parser("catalog", help="the catalog study (every application), and its per-application table")
+    cmds = ap.add_subparsers(dest="catalog_command", required=True)
+    p = cmds.add_parser("study", help="print the generated catalog study for SYSTEM")
+    p.add_argument("system")
+    p.add_argument("--tier", default="all", choices=TIERS)
+    p = cmds.add_parser("table", help="write catalog.csv from the catalog run's results.csv")
+    p.add_argument("system")
+    p.add_argument("results_csv")
+    p.add_argument("out_csv")
+    p.add_argument("--tier", default="all", choices=TIERS)
+
+    def run(args):
+        if args.catalog_command == "study":
+            print(yaml.safe_dump(study_doc(args.system, args.tier), sort_keys=False))
+            return 0
+        return table(args.system, args.results_csv, args.out_csv, args.tier)
+
+    ap.set_defaults(func=run)

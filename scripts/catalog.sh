@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# make catalog: every application of ramble-repo/ built by Spack from its pinned source (or the
+# system's binary where the system says so) and its smallest real workload run through Ramble
+# on the system, at 1 and 2 ranks with each MPI (threads for OpenMP-only codes). Writes
+# results/catalog/results.csv (the tidy CSV) and results/catalog/catalog.csv (one row per
+# application). A second run rebuilds nothing (Spack's installs are kept).
+# Usage: scripts/catalog.sh [SYSTEM] [TIER]     TIER: all (default) or fast (no slow builds)
+# Exit status: 0 every application SUCCESS or SKIPPED (licensed); 1 otherwise.
+source "$(dirname "$0")/lib.sh"
+system=${1:-local}
+export HPCAAS_CATALOG_TIER=${2:-all}
+cd "$HPCAAS_ROOT"
+rc=0
+scripts/run-study.sh catalog "$system" || rc=$?
+. ./setup-env.sh
+hpcaas catalog table "$system" results/catalog/results.csv results/catalog/catalog.csv \
+    --tier "$HPCAAS_CATALOG_TIER" || rc=1
+column -s, -t < results/catalog/catalog.csv | cut -c1-160
+say "catalog: results/catalog/catalog.csv"
+exit "$rc"

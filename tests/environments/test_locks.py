@@ -1,0 +1,55 @@
+"""The committed locks of environments/: every (study, paper system) pair has one, solved from
+today's inputs (a cheap hash comparison: make test), and a solve of its manifest gives the same
+lock again (make test-slow: 0.5-3 min a pair)."""
+
+import json
+import shutil
+
+import pytest
+
+from hpcaas import environments, spack_inputs
+from testkit import ROOT, run
+
+PAIRS = environments.pairs()
+
+
+def test_every_pair_has_a_lock_solved_from_todays_inputs():
+    stale = environments.stale()
+    assert not stale, "stale Spack locks:\n" + "\n".join(stale)
+
+
+def test_the_pairs_are_the_studies_paper_systems():
+    committed = sorted((p.parent.parent.name, p.parent.name) for p in (ROOT / "environments").glob("*/*/spack.lock"))
+    assert PAIRS and committed == sorted(PAIRS)
+
+
+@pytest.mark.parametrize("study,system", PAIRS[:1])
+def test_a_changed_recipe_or_manifest_makes_the_pair_stale(study, system, tmp_path, monkeypatch):
+    env = environments.folder(study, system)
+    recorded = (env / "inputs.sha256").read_text().strip()
+    packages = spack_inputs.lock_packages(env / "spack.lock")
+    ours = sorted(p.name for p in (ROOT / "spack-repo/packages").iterdir() if p.name in packages)
+    assert ours, f"no recipe of spack-repo/ in {env / 'spack.lock'}"
+    repo = tmp_path / "spack-repo"
+    shutil.copytree(ROOT / "spack-repo", repo)
+    monkeypatch.setattr(spack_inputs, "REPO", repo)
+    assert environments.inputs(study, system) == recorded
+    recipe = repo / "packages" / ours[0] / "package.py"
+    recipe.write_text(recipe.read_text() + "\n# a change\n")
+    assert environments.inputs(study, system) != recorded
+    assert any(line.startswith(f"{study} on {system}:") and f"make concretize SYSTEM={system} ENV={study}" in line
+               for line in environments.stale())
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("study,system", PAIRS, ids=[f"{s}@{y}" for s, y in PAIRS])
+def test_solving_again_gives_the_committed_lock(project, study, system, tmp_path):
+    env = environments.folder(study, system)
+    shutil.copy(env / "spack.yaml", tmp_path / "spack.yaml")
+    run(f"hpcaas_system {system} && spack -e {tmp_path} python -c '"
+        "import spack.environment as ev, spack.solver.asp; "
+        "spack.solver.asp.using_libc_compatibility = lambda: False; "
+        "e = ev.active_environment(); e.concretize(force=True); e.write()'", timeout=1800)
+    solved = json.loads((tmp_path / "spack.lock").read_text())["roots"]
+    committed = json.loads((env / "spack.lock").read_text())["roots"]
+    assert sorted(r["hash"] for r in solved) == sorted(r["hash"] for r in committed)
