@@ -100,7 +100,8 @@ class IntelMpiBenchmarks(BuiltinImb):
     success_criteria("completed", mode="string", match=r"^# All processes entering MPI_Finalize", file=LOG)
     # An MPI abort, a crash, a killed job step, or a table IMB could not finish.
     success_criteria("no-errors", mode="string", file=LOG,
-                     anti_match=r"(?i)^(.*MPI_ABORT|.*BAD TERMINATION|.*exited on signal|.*Segmentation fault"
+                     anti_match=r"(?i)^(.*MPI_ABORT|.*BAD TERMINATION|.*exited on signal"
+                                r"|.*exited with non-zero status|.*Segmentation fault"
                                 r"|srun: error|slurmstepd: error|.*CANCELLED|.*Fatal error|# Error)")
     success_criteria("finite-values", mode="string", anti_match=r"(?i)^\s+[0-9]+\s+[0-9]+\s+.*\b(nan|inf)\b",
                      file=LOG)

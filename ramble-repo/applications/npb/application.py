@@ -81,7 +81,8 @@ class Npb(ExecutableApplication):
     # verification's " Error is 0.52E-13"), MPI aborts, crashes and killed job steps.
     success_criteria("no-errors", mode="string", file=LOG,
                      anti_match=r"^(\s*(ERROR|Error):|.*MPI_ABORT|.*BAD TERMINATION|.*exited on signal"
-                                r"|.*Segmentation fault|srun: error|slurmstepd: error|.*CANCELLED)")
+                                r"|.*exited with non-zero status|.*Segmentation fault|srun: error|slurmstepd: error"
+                                r"|.*CANCELLED)")
     success_criteria("finite-values", mode="string", file=LOG,
                      anti_match=r"(?i)^\s*(Time in seconds|Mop/s\S*)\s*=\s*(nan|inf|\*+)\s*$")
     success_criteria("requested-class", mode="string", match=r"^\s*Class\s*=\s*{npb_class}\s*$", file=LOG)

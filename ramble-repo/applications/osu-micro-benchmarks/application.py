@@ -69,7 +69,8 @@ class OsuMicroBenchmarks(BuiltinOsu):
     # Wrong rank count, bad options, an MPI abort, a crash or a killed job step.
     success_criteria("no-errors", mode="string", file=LOG,
                      anti_match=r"(?i)^(This test requires|Invalid |Usage: |.*MPI_ABORT|.*BAD TERMINATION"
-                                r"|.*exited on signal|.*Segmentation fault|srun: error|slurmstepd: error|.*CANCELLED)")
+                                r"|.*exited on signal|.*exited with non-zero status|.*Segmentation fault"
+                                r"|srun: error|slurmstepd: error|.*CANCELLED)")
     success_criteria("finite-values", mode="string", anti_match=r"(?i)^\s*[0-9]+\s+.*\b(nan|inf)\b", file=LOG)
     success_criteria("requested-max-size", mode="string", match=r"^\s*{max_msg_size}\s+[0-9]+\.[0-9]+", file=LOG)
 
