@@ -15,8 +15,11 @@ class Npb(BuiltinNpb):
     """NAS Parallel Benchmarks, as Spack's builtin recipe, buildable with GCC 10 and newer.
 
     Versions: 3.3.1 (S4's) and 3.4 (S2's "NPB 3.4", released May 2018) from a git mirror of the
-    release tarballs; 3.4.1 keeps the builtin's tarball sha256 (no mirror of it was found: it
-    concretizes anywhere and fetches online only).
+    release tarballs (`npb@=3.4`: npb@3.4 alone also means 3.4.1); 3.4.1 keeps the builtin's tarball
+    sha256 (no mirror of it was found): it concretizes anywhere and fetches online. Offline, Spack
+    stops with "FetchError: All fetchers failed", naming mirror/_source-cache/archive/f3/f3a43467...
+    .tar.gz and https://www.nas.nasa.gov/assets/npb/NPB3.4.1.tar.gz: NPB3.4.1.tar.gz placed at that
+    mirror/ path fixes it.
 
     NPB's common/randi8.f (the RAND=randi8 the builtin selects) writes hexadecimal constants
     as X'...', which gfortran 10+ rejects ("Hexadecimal constant at (1) uses nonstandard X

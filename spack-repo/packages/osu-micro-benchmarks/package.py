@@ -16,9 +16,10 @@ class OsuMicroBenchmarks(BuiltinOsu):
 
     5.3 is pinned to the mirror's import commit instead of the builtin's tarball sha256
     (d7b3ad4b...), which nothing reachable here serves. Every other version keeps the builtin's
-    tarball: 5.4 (S4's) and 7.5 (current) concretize anywhere and fetch online; offline, Spack's
-    fetch error names the mvapich.cse.ohio-state.edu URL, and placing that tarball in mirror/
-    (spack mirror layout: osu-micro-benchmarks/osu-micro-benchmarks-<version>.tar.gz) fixes it.
+    tarball (no mirror of 5.4, S4's, or of 7.5, the current release, was found): they concretize
+    anywhere and fetch online. Offline, Spack's FetchError lists the paths it tried, first
+    mirror/_source-cache/archive/<sha256[:2]>/<sha256>.tar.gz, then the mvapich.cse.ohio-state.edu
+    URL: the tarball with the builtin's sha256 placed at that mirror/ path fixes it.
     """
 
     maintainers("hpcaas-bench")
