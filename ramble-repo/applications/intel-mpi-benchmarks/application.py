@@ -8,30 +8,37 @@ LOG = Expander.expansion_str("log_file")
 #   PingPong/PingPing:       #bytes #repetitions      t[usec]   Mbytes/sec
 #   collectives:             #bytes #repetitions  t_min[usec]  t_max[usec]  t_avg[usec]
 #   Sendrecv/Exchange:       #bytes #repetitions  t_min[usec]  t_max[usec]  t_avg[usec]   Mbytes/sec
+#   Uniband/Biband:          #bytes #repetitions   Mbytes/sec      Msg/sec
+#   Barrier:                        #repetitions  t_min[usec]  t_max[usec]  t_avg[usec]
 ROW = r"^\s+(?P<bytes>\d+)\s+(?P<repetitions>\d+)\s+"
 PINGPONG = ROW + r"(?P<t>\d+\.\d+)\s+(?P<bw>\d+\.\d+)\s*$"
 COLLECTIVE = ROW + r"(?P<t_min>\d+\.\d+)\s+(?P<t_max>\d+\.\d+)\s+(?P<t_avg>\d+\.\d+)\s*$"
+BAND = ROW + r"(?P<bw>\d+\.\d+)\s+(?P<rate>\d+)\s*$"
+BARRIER = r"^\s+(?P<repetitions>\d+)\s+(?P<t_min>\d+\.\d+)\s+(?P<t_max>\d+\.\d+)\s+(?P<t_avg>\d+\.\d+)\s*$"
 COMBINED = ROW + r"(?P<t_min>\d+\.\d+)\s+(?P<t_max>\d+\.\d+)\s+(?P<t_avg>\d+\.\d+)\s+(?P<bw>\d+\.\d+)\s*$"
 
 
 class IntelMpiBenchmarks(BuiltinImb):
-    """Intel MPI Benchmarks (IMB-MPI1) for S5 (Sendrecv, Alltoallv, Allgatherv at 128 KiB and
-    1 MiB) and S4 (Alltoall at 16 B and 256 KiB); PingPong for point-to-point checks.
+    """Intel MPI Benchmarks (IMB-MPI1) 2019.1 for S5 (Sendrecv, Alltoallv, Allgatherv at 128 KiB
+    and 1 MiB) and S4 (Alltoall at 16 B and 256 KiB); PingPong for point-to-point checks.
 
     Differs from Ramble's builtin (named IntelMpiBenchmarks there): the name is the Spack
-    package's; a "sendrecv" workload; the collective table's columns are read in IMB's order
-    (t_min, t_max, t_avg: the builtin reported t_max as "Latency avg"); and a run succeeds
-    only if IMB reached MPI_Finalize having run the requested benchmark and nothing else
-    (IMB runs its whole list when it does not know a name, e.g. a typo).
+    package's; "sendrecv" and "alltoall" (the catalog's) workloads; the collective table's
+    columns are read in IMB's order (t_min, t_max, t_avg: the builtin reported t_max as
+    "Latency avg"); every table IMB-MPI1 prints gives FOMs (PingPong, collectives, Sendrecv/
+    Exchange, Uniband/Biband, Barrier), in 2018, 2019 and 2021 alike; and a run succeeds only if
+    IMB reached MPI_Finalize without an error, having run the requested benchmark and nothing
+    else (IMB runs its whole list when it does not know a name, e.g. a typo).
     """
 
     name = "intel-mpi-benchmarks"
 
     maintainers("hpcaas-bench")
 
-    define_compiler("gcc12", pkg_spec="gcc@12.2.0", package_manager="spack*")
-    software_spec("intel-mpi-benchmarks", pkg_spec="intel-mpi-benchmarks@2021.7",
-                  compiler="gcc12", package_manager="spack*")
+    software_spec("intel-mpi-benchmarks", pkg_spec="intel-mpi-benchmarks@2019.1", package_manager="spack*")
+
+    # "#    Intel(R) MPI Benchmarks 2021.7, MPI-1 part" (2019: "Intel (R) MPI Benchmarks 2019 Update 1").
+    run_start_regex = r"^#\s+Intel ?\(R\) MPI Benchmarks"
 
     executable(
         "sendrecv",
@@ -40,13 +47,21 @@ class IntelMpiBenchmarks(BuiltinImb):
         use_mpi=True,
     )
     workload("sendrecv", executable="sendrecv")
-    workload_group("mpi1", workloads=["sendrecv"], mode="append")
+    # The catalog's: S4's Alltoall from 16 B to 256 KiB (its two sizes and those between),
+    # 100 iterations, on every rank count (IMB runs collectives on one process too).
+    workload("alltoall", executable="collective", tags=["catalog"])
+    workload_group("mpi1", workloads=["sendrecv", "alltoall"], mode="append")
+    for var, value in (("collective_type", "Alltoall"), ("msglog_min", "4"), ("msglog_max", "18"),
+                       ("num_iterations", "100"), ("min_collective_ranks", "{n_ranks}"), ("additional_args", ""),
+                       ("install_path", "{intel-mpi-benchmarks_path}/bin")):
+        workload_variable(var, default=value, workloads=["alltoall"], description=f"{var} of the catalog's Alltoall")
     # The builtin gives this to workloads=["*"]: those that existed before this class added one.
     workload_variable("install_path", default="{intel-mpi-benchmarks_path}/bin", workloads=["sendrecv"],
                       description="Directory holding IMB-MPI1")
 
     for workload_name, benchmark in (("pingpong", "{pingpong_type}"), ("collective", "{collective_type}"),
                                      ("exchange", "Exchange"), ("sendrecv", "Sendrecv"),
+                                     ("alltoall", "Alltoall"),
                                      ("multi-pingpong", "(Multi-)?PingPong")):
         workload_variable("imb_benchmark", default=benchmark, workloads=[workload_name],
                           description="The one benchmark this run must show in IMB's output "
@@ -54,6 +69,7 @@ class IntelMpiBenchmarks(BuiltinImb):
 
     figure_of_merit_context("latency-bytes", regex=COLLECTIVE, output_format="Bytes: {bytes} (Latency)")
     figure_of_merit_context("bw-bytes", regex=PINGPONG, output_format="Bytes: {bytes} (BW)")
+    figure_of_merit_context("band-bytes", regex=BAND, output_format="Bytes: {bytes} (Band)")
     figure_of_merit_context("combo-bytes", regex=COMBINED, output_format="Bytes: {bytes} (Combo)")
 
     for fom, group in (("Latency min", "t_min"), ("Latency max", "t_max"), ("Latency avg", "t_avg")):
@@ -68,11 +84,32 @@ class IntelMpiBenchmarks(BuiltinImb):
     figure_of_merit("Combo", log_file=LOG, fom_regex=COMBINED, group_name="bw",
                     units="Mbytes/sec", contexts=["combo-bytes"])
 
-    success_criteria("finalized", mode="string", match=r"^# All processes entering MPI_Finalize",
+    figure_of_merit("Band bandwidth", log_file=LOG, fom_regex=BAND, group_name="bw", units="Mbytes/sec",
+                    contexts=["band-bytes"])
+    figure_of_merit("Message rate", log_file=LOG, fom_regex=BAND, group_name="rate", units="Msg/sec",
+                    contexts=["band-bytes"])
+    # Barrier's table has no size column: #repetitions t_min[usec] t_max[usec] t_avg[usec].
+    figure_of_merit("Barrier latency min", log_file=LOG, fom_regex=BARRIER, group_name="t_min", units="usec")
+    figure_of_merit("Barrier latency max", log_file=LOG, fom_regex=BARRIER, group_name="t_max", units="usec")
+    figure_of_merit("Barrier latency avg", log_file=LOG, fom_regex=BARRIER, group_name="t_avg", units="usec")
+    # "# #processes = 2" heads each table (IMB runs one table per process count from -npmin up).
+    figure_of_merit("Processes", log_file=LOG, fom_regex=r"^#\s*#processes\s*=\s*(?P<n>[0-9]+)", group_name="n",
+                    units="")
+
+    # IMB's last line, after every benchmark it ran.
+    success_criteria("completed", mode="string", match=r"^# All processes entering MPI_Finalize", file=LOG)
+    # An MPI abort, a crash, a killed job step, or a table IMB could not finish.
+    success_criteria("no-errors", mode="string", file=LOG,
+                     anti_match=r"(?i)^(.*MPI_ABORT|.*BAD TERMINATION|.*exited on signal"
+                                r"|.*exited with non-zero status|.*Segmentation fault"
+                                r"|srun: error|slurmstepd: error|.*CANCELLED|.*Fatal error|# Error)")
+    success_criteria("finite-values", mode="string", anti_match=r"(?i)^\s+[0-9]+\s+[0-9]+\s+.*\b(nan|inf)\b",
                      file=LOG)
+    # IMB runs its whole list when it does not know a name (a typo): the experiment counts only
+    # if IMB ran the benchmark it asked for, and nothing else.
     success_criteria("requested-benchmark-ran", mode="string", file=LOG,
                      match=r"(?i)^# Benchmarking (?:{imb_benchmark})\s*$")
-    success_criteria("only-requested-benchmark", mode="string", file=LOG,
+    success_criteria("requested-benchmark-only", mode="string", file=LOG,
                      anti_match=r"(?i)^# Benchmarking (?!(?:{imb_benchmark})\s*$)")
 
 

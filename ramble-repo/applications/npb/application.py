@@ -17,7 +17,9 @@ class Npb(ExecutableApplication):
     S2 runs NPB 3.4 class C at 32 and 64 ranks; S4 runs NPB 3.3.1 class C at 4 ranks per node.
     The class is fixed at build time (Spack variant `classes`), so each binary is named
     <kernel>.<class>.x in 3.4 and, in 3.3.1, also by its process count (<kernel>.<class>.<n>).
-    A run counts only if NPB's own verification says SUCCESSFUL.
+    The default build and class are the catalog's (3.4, class S). A run counts only if NPB
+    printed its summary and its own verification says SUCCESSFUL; every number of the summary
+    is a FOM, in the MPI and OpenMP builds' formats.
     """
 
     name = "npb"
@@ -26,20 +28,20 @@ class Npb(ExecutableApplication):
 
     tags("benchmark", "mpi", "cfd", "kernels")
 
-    define_compiler("gcc12", pkg_spec="gcc@12.2.0", package_manager="spack*")
-    software_spec(
-        "npb",
-        pkg_spec="npb@3.4.1 implementation=mpi names=cg,ep,ft,is,lu,mg classes=S,A,C",
-        compiler="gcc12",
-        package_manager="spack*",
-    )
+    # Class S by default (the catalog's); the studies set npb_class C and build class C.
+    software_spec("npb", pkg_spec="npb@=3.4 implementation=mpi names=cg,ep,ft,is,lu,mg classes=S",
+                  package_manager="spack*")
     required_package("npb", package_manager="spack*")
+
+    # " NAS Parallel Benchmarks 3.4 -- CG Benchmark" (3.3.1: "NAS Parallel Benchmarks 3.3 -- CG Benchmark").
+    run_start_regex = r"^\s*NAS Parallel Benchmarks"
 
     for kernel in KERNELS:
         executable(f"execute-{kernel}", f"{kernel}.{{npb_class}}.{{npb_suffix}}", use_mpi=True)
-        workload(kernel, executable=f"execute-{kernel}")
+        # The catalog's: CG class S, under a second at 1 or 2 ranks (CG needs a power of two).
+        workload(kernel, executable=f"execute-{kernel}", tags=["catalog"] if kernel == "cg" else [])
 
-    workload_variable("npb_class", default="C", values=["S", "W", "A", "B", "C", "D", "E", "F"],
+    workload_variable("npb_class", default="S", values=["S", "W", "A", "B", "C", "D", "E", "F"],
                       workloads=KERNELS,
                       description="Problem class (S: seconds on a laptop; C: the studies'); it must be "
                                   "among the `classes` the npb package was built with")
@@ -47,27 +49,43 @@ class Npb(ExecutableApplication):
                       description="Binary name suffix: 'x' for NPB 3.4, '{n_ranks}' for NPB 3.3.1, "
                                   "whose binaries are built per process count (Spack variant `nprocs`)")
 
-    figure_of_merit("Benchmark", fom_regex=r"^\s*(?P<value>[A-Z]+) Benchmark Completed",
-                    group_name="value", log_file=LOG, units="")
-    figure_of_merit("Class", fom_regex=result("Class"), group_name="value", log_file=LOG, units="")
-    figure_of_merit("Size", fom_regex=result("Size", r"\S.*?"), group_name="value", log_file=LOG,
-                    units="")
+    # Every number of the summary (the results table keeps numbers only: the benchmark's name,
+    # class, operation type and version are words or version strings, and the class and the
+    # verification are checked by the success criteria instead). Size is one number (CG, EP,
+    # IS, LU's nx) or a grid (FT, MG, LU: "64x  64x  64").
+    figure_of_merit("Size", fom_regex=result("Size", r"[0-9]+"), group_name="value", log_file=LOG, units="")
+    for axis, group in (("x", "nx"), ("y", "ny"), ("z", "nz")):
+        figure_of_merit(f"Size {axis}", group_name=group, log_file=LOG, units="",
+                        fom_regex=r"^\s*Size\s*=\s*(?P<nx>[0-9]+)\s*x\s*(?P<ny>[0-9]+)\s*x\s*(?P<nz>[0-9]+)\s*$")
     figure_of_merit("Iterations", fom_regex=result("Iterations"), group_name="value", log_file=LOG,
                     units="")
     figure_of_merit("Time", fom_regex=result("Time in seconds"), group_name="value", log_file=LOG,
                     units="s")
-    figure_of_merit("Total processes", fom_regex=result("Total processes"), group_name="value",
-                    log_file=LOG, units="")
-    figure_of_merit("Mop/s total", fom_regex=result("Mop/s total"), group_name="value",
-                    log_file=LOG, units="Mop/s")
-    figure_of_merit("Mop/s per process", fom_regex=result("Mop/s/process"), group_name="value",
-                    log_file=LOG, units="Mop/s")
-    figure_of_merit("Verification", fom_regex=result("Verification", r"\S.*?"), group_name="value",
-                    log_file=LOG, units="")
-    figure_of_merit("Version", fom_regex=result("Version"), group_name="value", log_file=LOG,
-                    units="")
+    # MPI builds print processes, OpenMP builds threads (NPB3.x-OMP: "Total threads", "Avail
+    # threads", "Mop/s/thread"); 3.4 adds "Active procs" (later 3.4.x "Active processes="), 3.3.1
+    # printed "Compiled procs".
+    for label, name, units in ((r"Total processes", "Total processes", ""),
+                               (r"Active proc(?:s|esses)", "Active processes", ""),
+                               (r"Compiled procs", "Compiled processes", ""), (r"Total threads", "Total threads", ""),
+                               (r"Avail threads", "Available threads", ""), (r"Mop/s total", "Mop/s total", "Mop/s"),
+                               (r"Mop/s/process", "Mop/s per process", "Mop/s"),
+                               (r"Mop/s/thread", "Mop/s per thread", "Mop/s")):
+        figure_of_merit(name, fom_regex=result(label), group_name="value", log_file=LOG, units=units)
 
-    # UNSUCCESSFUL and NOT PERFORMED do not match; neither does a run that stopped before its
-    # summary (e.g. a process count the binary was not built for).
-    success_criteria("verified", mode="string", match=r"^\s*Verification\s*=\s*SUCCESSFUL\s*$",
+    # " CG Benchmark Completed." opens the summary NPB prints when the run finished.
+    success_criteria("completed", mode="string", match=r"^\s*[A-Z]+ Benchmark Completed", file=LOG)
+    # UNSUCCESSFUL and NOT PERFORMED do not match.
+    success_criteria("verified", mode="string", match=r"^\s*Verification\s*=\s*SUCCESSFUL\s*$", file=LOG)
+    # NPB's own errors ("ERROR: Number of processes (3) is not a power of two", 3.3.1's "Error:"
+    # before "num of procs allocated ... is not equal to compiled number of procs"; not the
+    # verification's " Error is 0.52E-13"), MPI aborts, crashes and killed job steps.
+    success_criteria("no-errors", mode="string", file=LOG,
+                     anti_match=r"^(\s*(ERROR|Error):|.*MPI_ABORT|.*BAD TERMINATION|.*exited on signal"
+                                r"|.*exited with non-zero status|.*Segmentation fault|srun: error|slurmstepd: error"
+                                r"|.*CANCELLED)")
+    success_criteria("finite-values", mode="string", file=LOG,
+                     anti_match=r"(?i)^\s*(Time in seconds|Mop/s\S*)\s*=\s*(nan|inf|\*+)\s*$")
+    success_criteria("requested-class", mode="string", match=r"^\s*Class\s*=\s*{npb_class}\s*$", file=LOG)
+    # The run's width: MPI processes (an OpenMP build's log, read as an experiment, its threads).
+    success_criteria("requested-ranks", mode="string", match=r"^\s*Total (?:processes|threads)\s*=\s*{n_ranks}\s*$",
                      file=LOG)

@@ -1,40 +1,103 @@
+import os
+import re
+
 from ramble.appkit import *
 from ramble.app.builtin.osu_micro_benchmarks import OsuMicroBenchmarks as BuiltinOsu
 from ramble.expander import Expander
 
 LOG = Expander.expansion_str("log_file")
 
-# The studies' four benchmarks, and the largest message size each prints by default.
+# The studies' benchmarks and the largest message size each prints by default (1 << 22 for
+# point-to-point, 1 << 20 for collectives, in 5.3 as in 7.5).
 STUDY_BENCHMARKS = {"osu_latency": "4194304", "osu_bw": "4194304", "osu_bibw": "4194304",
                     "osu_alltoall": "1048576"}
 
+# Tables the builtin does not recognise (its _prepare_analysis finds no FOM in them):
+#   collectives with -f:  # Size  Avg Latency(us)  Min Latency(us)  Max Latency(us)  Iterations
+#   data validation (-c, 5.9+): a last column "Pass" or "Fail"
+SIZE = r"^\s*(?P<msg_size>[0-9]+)\s+"
+NUM = r"[0-9]+(?:\.[0-9]+)?"
+EXTRA_TABLES = [
+    (re.compile(r"^#\s*Size\s+Avg Latency\(us\)\s+Min Latency\(us\)\s+Max Latency\(us\)\s+Iterations"),
+     SIZE + rf"(?P<avg_lat>{NUM})\s+(?P<min_lat>{NUM})\s+(?P<max_lat>{NUM})\s+(?P<iterations>[0-9]+)"
+     r"(?:\s+(?:Pass|Fail))?\s*$"),
+    (re.compile(r"^#\s*Size\s+(?:Avg )?Latency ?\(us\)\s+Validation\s*$"),
+     SIZE + rf"(?P<avg_lat>{NUM})\s+(?:Pass|Fail)\s*$"),
+    (re.compile(r"^#\s*Size\s+Bandwidth \(MB/s\)\s+Validation\s*$"),
+     SIZE + rf"(?P<avg_bw>{NUM})\s+(?:Pass|Fail)\s*$"),
+]
+EXTRA_GROUPS = {"min_lat": ("Min Latency", "us"), "max_lat": ("Max Latency", "us"),
+                "iterations": ("Iterations", "")}
+
 
 class OsuMicroBenchmarks(BuiltinOsu):
-    """OSU Micro-Benchmarks: S2/S4 latency and bandwidth (osu_latency, osu_bw, osu_bibw at 2
-    ranks on 2 nodes) and S4's osu_alltoall.
+    """OSU Micro-Benchmarks: S2's latency and bandwidth (osu_latency, osu_bw; OSU 5.3) and S4's
+    latency (OSU 5.4) at 2 ranks on 2 nodes; osu_alltoall and osu_bibw as well.
 
-    Ramble's builtin has no success criterion: a run that crashed or was killed halfway through
-    its table still counted. Here the studies' workloads pass their message-size range to the
-    benchmark (-m min:max) and succeed only if the table reached the largest size and no
-    validation (-c) reported Fail. FOMs per message size are the builtin's.
+    Differs from Ramble's builtin: the version is pinned (5.3, the one the git mirror of the
+    recipe serves) and no compiler or MPI is named; the tables the builtin misses (collectives'
+    full format -f, data validation -c) give FOMs too; and a run needs success criteria (the
+    builtin has none: a crashed or truncated run counted). OSU prints no closing line, so a run
+    is complete when its table reached the experiment's largest message size (max_msg_size,
+    the benchmark's default unless a study passes -m in additional_args: OSU 5.3's point-to-
+    point benchmarks know no -m, so no -m is passed by default).
     """
 
     name = "osu-micro-benchmarks"
 
     maintainers("hpcaas-bench")
 
-    software_spec("osu-micro-benchmarks", pkg_spec="osu-micro-benchmarks@7.5", compiler="gcc",
-                  package_manager="spack*")
+    software_spec("osu-micro-benchmarks", pkg_spec="osu-micro-benchmarks@5.3", package_manager="spack*")
 
-    for benchmark, max_size in STUDY_BENCHMARKS.items():
-        executable(f"execute-{benchmark}",
-                   template=f"{benchmark} -m {{min_msg_size}}:{{max_msg_size}} {{additional_args}}",
-                   use_mpi=True)
-        workload_variable("max_msg_size", default=max_size, workloads=[benchmark],
-                          description="Largest message size in bytes (-m MIN:MAX); the run must reach it")
-        workload_variable("min_msg_size", default="1", workloads=[benchmark],
-                          description="Smallest message size in bytes (-m MIN:MAX)")
+    # Every OSU benchmark opens with "# OSU MPI[-CUDA|-ROCM|...] <name> Test v<version>".
+    run_start_regex = r"^# OSU .*Test"
 
-    success_criteria("reached-max-size", mode="string", file=LOG,
-                     match=r"^{max_msg_size}\s+[0-9.]+")
-    success_criteria("no-validation-failure", mode="string", file=LOG, anti_match=r".*\sFail\s*$")
+    # The catalog's: two ranks, a few seconds (osu_latency needs exactly two processes).
+    workload("osu_latency", executable="execute-osu_latency", tags=["catalog"])
+    workload_variable("additional_args", default="", workloads=["osu_latency"],
+                      description="Additional arguments for benchmark")
+
+    for benchmark in BuiltinOsu.all_workloads:
+        workload_variable("max_msg_size", default=STUDY_BENCHMARKS.get(benchmark, "[0-9]+"), workloads=[benchmark],
+                          description="Largest message size in bytes the run must reach (the benchmark's "
+                                      "default; set it with -m in additional_args); '[0-9]+' checks nothing")
+
+    # OSU's completion: at least one row of its table (the table's end is requested-max-size).
+    success_criteria("completed", mode="string", match=r"^\s*[0-9]+\s+[0-9]+\.[0-9]+", file=LOG)
+    # Data validation (-c) marks a wrong message "Fail".
+    success_criteria("verified", mode="string", anti_match=r".*\sFail\s*$", file=LOG)
+    # Wrong rank count, bad options, an MPI abort, a crash or a killed job step.
+    success_criteria("no-errors", mode="string", file=LOG,
+                     anti_match=r"(?i)^(This test requires|Invalid |Usage: |.*MPI_ABORT|.*BAD TERMINATION"
+                                r"|.*exited on signal|.*exited with non-zero status|.*Segmentation fault"
+                                r"|srun: error|slurmstepd: error|.*CANCELLED)")
+    success_criteria("finite-values", mode="string", anti_match=r"(?i)^\s*[0-9]+\s+.*\b(nan|inf)\b", file=LOG)
+    success_criteria("requested-max-size", mode="string", match=r"^\s*{max_msg_size}\s+[0-9]+\.[0-9]+", file=LOG)
+
+    def _prepare_analysis(self, workspace, app_inst=None):
+        super()._prepare_analysis(workspace, app_inst)
+        # The builtin's "OMB Version" ("v5.3") is the build's version string, not a result: the
+        # results table keeps numbers only, and a word there fails the experiment.
+        self.figures_of_merit.pop("OMB Version", None)
+        log_file = self.expander.expand_var_name("log_file")
+        if not os.path.isfile(log_file):
+            return
+        with open(log_file, errors="replace") as f:
+            headers = [line for line in f if line.startswith("#")]
+        for header, regex in EXTRA_TABLES:
+            if any(header.match(line) for line in headers):
+                self._add_foms(regex)
+                for group in re.compile(regex).groupindex:
+                    if group in EXTRA_GROUPS:
+                        name, units = EXTRA_GROUPS[group]
+                        self.figure_of_merit(name, fom_regex=regex, group_name=group, units=units,
+                                             contexts=["msg_size"])
+                break
+
+
+# The builtin pins a gcc and an openmpi of its own: a study or the catalog renders the
+# system's compiler and MPI into the spec instead.
+del OsuMicroBenchmarks.software_specs["openmpi"]
+del OsuMicroBenchmarks.compilers["gcc"]
+# The builtin's "OMB Datatype" (7.x: "# Datatype: MPI_CHAR.") is a word, not a result (see above).
+del OsuMicroBenchmarks.figures_of_merit["OMB Datatype"]
