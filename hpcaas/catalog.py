@@ -1,6 +1,7 @@
 """The catalog: every application of ramble-repo/ built with our Spack recipes and run for real,
 its smallest real workload (the one tagged `catalog`) at 1 and 2 ranks with each of the system's
-MPIs (threads 1 and 2 for an OpenMP-only code). It is a study generated from the tree, so adding
+MPIs (threads 1 and 2 for an OpenMP-only code; `catalog_ranks` on an application that needs
+others, e.g. OSU's point-to-point tests run on 2 ranks only). It is a study generated from the tree, so adding
 an application adds it here with nothing else to edit.
 
     hpcaas catalog study SYSTEM [--tier fast|all]    the generated study, as YAML
@@ -40,6 +41,7 @@ for name in repo.all_object_names():
     execs = [cls.executables[e] for e in (wl.executables if wl else []) if e in cls.executables]
     defaults = {v: str(var.default) for v, var in (wl.variables.items() if wl else [])}
     out[name] = {"workloads": tagged, "mpi": any(e.mpi for e in execs), "defaults": defaults,
+                 "ranks": [str(r) for r in getattr(cls, "catalog_ranks", ["1", "2"])],
                  "specs": {n: s["pkg_spec"] for n, s in cls.software_specs.items()},
                  "tags": list(getattr(cls, "tags", []) or [])}
 json.dump(out, open(sys.argv[1], "w"))
@@ -127,7 +129,7 @@ def entries(system: str, tier: str = "all") -> list:
         spec = specs.get(app, "")
         src = sources.get(app, {})
         package = src.get("package", app)
-        entry = {"application": app, "spec": spec, "package": named.get(app, (app,))[0],
+        entry = {"application": app, "spec": spec, "package": named.get(app, (app,))[0], "ranks": info["ranks"],
                  "workload": (info["workloads"] or [None])[0], "mpi": info["mpi"],
                  "version": src.get("version", ""), "source_kind": src.get("kind", ""),
                  "source_ref": src.get("ref", ""), "built_by": "spack", "status": "", "reason": "",
@@ -167,7 +169,7 @@ def study_doc(system: str, tier: str = "all") -> dict:
             spec += " %{compiler_spec}" + (" ^{mpi_spec}" if e["mpi"] else "")
         if e["mpi"]:
             name, env = f"{app}-{{mpi}}-{{n_ranks}}ranks", f"{e['package']}-{{mpi}}"
-            variables = {"mpi": ["openmpi"], "n_ranks": ["1", "2"], "n_threads": "1", "env_name": env}
+            variables = {"mpi": ["openmpi"], "n_ranks": e["ranks"], "n_threads": "1", "env_name": env}
             matrix = ["mpi", "n_ranks"]
         else:
             name, env = f"{app}-{{n_threads}}threads", e["package"]

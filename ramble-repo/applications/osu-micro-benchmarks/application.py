@@ -54,6 +54,7 @@ class OsuMicroBenchmarks(BuiltinOsu):
 
     # The catalog's: two ranks, a few seconds (osu_latency needs exactly two processes).
     workload("osu_latency", executable="execute-osu_latency", tags=["catalog"])
+    catalog_ranks = ["2"]
     workload_variable("additional_args", default="", workloads=["osu_latency"],
                       description="Additional arguments for benchmark")
 
