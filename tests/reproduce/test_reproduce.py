@@ -71,13 +71,14 @@ def test_stream_study_per_rank_bandwidth(stream):
 
 
 def test_a_study_the_system_cannot_run_stops_before_running(project):
-    out = ROOT / "results/binding-distribution-small/results.csv"
+    """The binding x distribution study sweeps srun's options: `local` (no Slurm) lacks them."""
+    out = ROOT / "results/openfoam-binding-distribution/results.csv"
     before = out.read_bytes() if out.exists() else None
-    proc = subprocess.run(["make", "reproduce", "STUDY=binding-distribution-small", "SYSTEM=local"], cwd=ROOT,
-                          capture_output=True, text=True, timeout=300)
+    proc = subprocess.run(["make", "reproduce", "STUDY=openfoam-binding-distribution", "SYSTEM=local", "SCALE=small"],
+                          cwd=ROOT, capture_output=True, text=True, timeout=300)
     assert proc.returncode != 0
-    assert ("binding-distribution-small cannot run on local; it needs the Ramble variable 'cpu_bind'"
-            in proc.stderr)
+    assert proc.stderr.startswith("openfoam-binding-distribution cannot run on local; it needs ")
+    assert "the Ramble variable 'cpu_bind' the study sweeps (configs/local/ramble/variables.yaml)" in proc.stderr
     assert "ramble" not in proc.stdout  # nothing was set up or run
     assert (out.read_bytes() if out.exists() else None) == before
 
