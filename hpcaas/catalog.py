@@ -57,12 +57,10 @@ out = {}
 for name, spec in todo.items():
     s = Spec(spec)
     cls = spack.repo.PATH.get_pkg_class(s.name)
-    version = str(s.versions) if s.versions.concrete else None
-    info = {}
-    for v, args in cls.versions.items():
-        if version is None or str(v) == version:
-            version, info = str(v), dict(args)
-            break
+    # The version Spack would pick: the first declared one the spec allows (not develop).
+    version = next((v for v in cls.versions if v.satisfies(s.versions) and not v.isdevelop()), None)
+    info = dict(cls.versions.get(version, {})) if version else {}
+    version = str(version) if version else ""
     kind, ref = ("git", info["commit"]) if "commit" in info else ("tarball", info.get("sha256", ""))
     if getattr(cls, "manual_download", False):
         kind = "licensed"
@@ -72,7 +70,7 @@ for name, spec in todo.items():
     except Exception:
         pass
     out[name] = {"package": s.name, "version": version, "kind": kind, "ref": ref,
-                 "file": url.rsplit("/", 1)[-1] if url else ""}
+                 "file": url.rsplit("/", 1)[-1] if url else "", "git": info.get("git") or getattr(cls, "git", "")}
 json.dump(out, open(sys.argv[1] + ".out", "w"))
 """
 
@@ -130,6 +128,7 @@ def entries(system: str, tier: str = "all") -> list:
         src = sources.get(app, {})
         package = src.get("package", app)
         entry = {"application": app, "spec": spec, "package": named.get(app, (app,))[0], "ranks": info["ranks"],
+                 "git": src.get("git", "") if src.get("kind") == "git" else "",
                  "workload": (info["workloads"] or [None])[0], "mpi": info["mpi"],
                  "version": src.get("version", ""), "source_kind": src.get("kind", ""),
                  "source_ref": src.get("ref", ""), "built_by": "spack", "status": "", "reason": "",
@@ -226,9 +225,26 @@ def _build_seconds(entries_: list) -> dict:
     return out
 
 
+def unreachable(system: str, tier: str = "all") -> list:
+    """The git repositories the catalog's builds need that git cannot reach from here, each with
+    the one-line mapping that fixes it (a mirror, e.g. a snapshot of the repository)."""
+    out = []
+    for e in entries(system, tier):
+        if e["git"] and e["built_by"] == "spack" and e["status"] != "SKIPPED":
+            proc = subprocess.run(["git", "ls-remote", "--exit-code", e["git"], "HEAD"], capture_output=True, text=True,
+                                  timeout=120, env={**os.environ, "GIT_TERMINAL_PROMPT": "0"})
+            if proc.returncode != 0:
+                out.append(f"{e['application']}: cannot reach {e['git']} (commit {e['source_ref']}); offline, map it "
+                           f"to a mirror: git config --global url.<mirror>.insteadOf {e['git']}")
+    return out
+
+
 def register(sub):
     ap = sub.add_parser("catalog", help="the catalog study (every application), and its per-application table")
     cmds = ap.add_subparsers(dest="catalog_command", required=True)
+    p = cmds.add_parser("sources", help="exit 1 naming each pinned git repository git cannot reach")
+    p.add_argument("system")
+    p.add_argument("--tier", default="all", choices=TIERS)
     p = cmds.add_parser("study", help="print the generated catalog study for SYSTEM")
     p.add_argument("system")
     p.add_argument("--tier", default="all", choices=TIERS)
@@ -239,6 +255,10 @@ def register(sub):
     p.add_argument("--tier", default="all", choices=TIERS)
 
     def run(args):
+        if args.catalog_command == "sources":
+            lines = unreachable(args.system, args.tier)
+            print(*lines, sep="\n", file=sys.stderr) if lines else None
+            return 1 if lines else 0
         if args.catalog_command == "study":
             print(yaml.safe_dump(study_doc(args.system, args.tier), sort_keys=False))
             return 0

@@ -5,6 +5,7 @@ and where the dry-run shows the value, so a changed value without a changed row 
     - parameter: compiler            # what the row is about (PARAMETERS)
       system: <paper system>         # optional: the row holds on that system only
       application: <app>             # optional: ... for that application only
+      experiment: <regex>            # optional: ... for the experiments whose name matches (-cce-)
       value: cce@15.0.1              # the value, as the paper would state it
       paper: "short quote"           # the paper's words, and where they stand:
       where: "Table 4"
@@ -18,6 +19,8 @@ and where the dry-run shows the value, so a changed value without a changed row 
 
 `hpcaas study fidelity STUDY SYSTEM WORKSPACE` checks a dry-run workspace against the rows.
 """
+
+import re
 
 from analysis.errors import InputError
 
@@ -44,6 +47,10 @@ def validate(rows, file) -> list:
         quoted, silent = bool(row.get("paper")) and bool(row.get("where")), bool(row.get("silent"))
         if quoted == silent:
             raise InputError(file, key, "either the paper's words (paper + where) or silent: <why>, not both")
+        try:
+            re.compile(row.get("experiment", ""))
+        except re.error as err:
+            raise InputError(file, f"{key}.experiment", f"a regular expression ({err})") from None
         renders = row.get("renders")
         if not isinstance(renders, dict) or not renders or set(renders) - set(RENDERS):
             raise InputError(file, f"{key}.renders", f"where the dry-run shows the value: some of {', '.join(RENDERS)}")
@@ -53,7 +60,9 @@ def validate(rows, file) -> list:
 def _covered(row, system, experiments):
     if row.get("system") not in (None, system):
         return None
-    return [e for e in experiments.values() if row.get("application") in (None, e.application)]
+    pattern = re.compile(row.get("experiment", ""))
+    return [e for e in experiments.values()
+            if row.get("application") in (None, e.application) and pattern.search(e.key)]
 
 
 def check(rows, system, experiments) -> list:

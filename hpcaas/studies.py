@@ -10,7 +10,8 @@ study.yaml keys (`question`, `paper` and `ramble` are required):
     paper: the publication and table or figure it reproduces
     paper_system: the configs/ folder of the paper's system (a list when the paper ran it on several)
     published: {reference: reference/<table>.csv, metrics: {<reference metric>: <our FOM>},
-            systems: {<reference system label>: <configs/ folder>}}: the paper's numbers
+            systems: {<reference system label>: <configs/ folder>}, columns: {<reference column>:
+            <ours>}, values: {<column>: {<reference value>: <ours>}}}: the paper's numbers
     conclusions: the paper's conclusions and how to check them (hpcaas/conclusions.py)
     needs: {ranks, nodes, gpus, licensed: [mirror files], variables: [system variables swept]}
     scales: {paper: <preset>, small: <preset>}, a preset being {variables: {...}, systems:
@@ -123,9 +124,11 @@ def _published_section(doc: dict, df, csv: str) -> str:
     pub = doc["published"]
     reference_file = ROOT / pub["reference"]
     reference = files.read_results(reference_file, value_decimals=True)
-    systems_map = pub.get("systems", {})
-    if systems_map and "system" in reference:
-        reference["system"] = reference["system"].astype(str).replace(systems_map)
+    reference = reference.rename(columns=pub.get("columns", {}))
+    values = {"system": pub.get("systems", {}), **pub.get("values", {})}
+    for column, mapping in values.items():
+        if mapping and column in reference:
+            reference[column] = reference[column].astype(str).replace({str(k): str(v) for k, v in mapping.items()})
     mapping = {ours: theirs for theirs, ours in pub.get("metrics", {}).items()}
     ran_on = sorted(set(df["system"].astype(str))) if "system" in df else []
     try:

@@ -10,9 +10,12 @@ source "$(dirname "$0")/lib.sh"
 system=${1:-local}
 export HPCAAS_CATALOG_TIER=${2:-all}
 cd "$HPCAAS_ROOT"
+. ./setup-env.sh
+# Every pinned git source must be reachable (upstream, or a mirror mapped with insteadOf)
+# before anything builds: a missing one stops here with its URL and the mapping line.
+hpcaas catalog sources "$system" --tier "$HPCAAS_CATALOG_TIER" || die "the catalog's sources are not all reachable"
 rc=0
 scripts/run-study.sh catalog "$system" || rc=$?
-. ./setup-env.sh
 hpcaas catalog table "$system" results/catalog/results.csv results/catalog/catalog.csv \
     --tier "$HPCAAS_CATALOG_TIER" || rc=1
 column -s, -t < results/catalog/catalog.csv | cut -c1-160

@@ -4,6 +4,7 @@ match the papers, and the table lists every system."""
 import csv
 import json
 import re
+import shlex
 import shutil
 import subprocess
 import sys
@@ -184,7 +185,7 @@ def test_derived_variables_follow_the_facts(name):
     assert variables["system"] == name and variables["target"] == systems.value(doc, "processor.target")
     assert variables["cores_per_node"] == variables["processes_per_node"] == str(cores)
     for fabric, env in fabrics.items():
-        assert variables[f"fabric_env_{fabric}"] == " ".join(f"{k}={v}" for k, v in env.items())
+        assert variables[f"fabric_env_{fabric}"] == " ".join(f"{k}={shlex.quote(str(v))}" for k, v in env.items())
     scheduler = systems.value(doc, "scheduler") or "local"
     assert conf["template"] == (CONFIGS / "schedulers" / f"{scheduler}.tpl").read_text()
     assert variables["batch_submit"] == {"slurm": "sbatch {execute_experiment}", "pbs": "qsub {execute_experiment}",

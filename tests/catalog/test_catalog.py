@@ -1,0 +1,105 @@
+"""`make catalog TIER=fast` for real: every application of ramble-repo/ whose cold build is quick is
+built by Spack from its pinned source (the store's prefix, not an external) and runs its smallest
+workload at each rank count with each of this machine's MPIs (threads for OpenMP-only codes);
+the others are SKIPPED with the reason. A second run builds nothing. Without the mapping of a
+pinned git repository, the catalog stops before building, naming the URL and the mapping."""
+
+import csv
+import os
+import re
+import subprocess
+
+import pytest
+import yaml
+
+from hpcaas import catalog
+from testkit import ROOT, run
+
+APPS = sorted(p.parent.name for p in (ROOT / "ramble-repo/applications").glob("*/application.py"))
+
+
+def make_catalog():
+    proc = subprocess.run(["make", "catalog", "TIER=fast"], cwd=ROOT, capture_output=True, text=True, timeout=5400)
+    table = list(csv.DictReader((ROOT / "results/catalog/catalog.csv").open()))
+    return proc, {row["application"]: row for row in table}
+
+
+@pytest.fixture(scope="module")
+def runs(project):
+    first = make_catalog()
+    assert first[0].returncode == 0, first[0].stdout[-4000:] + first[0].stderr[-4000:]
+    results = list(csv.DictReader((ROOT / "results/catalog/results.csv").open()))
+    second = make_catalog()
+    return first[1], results, second
+
+
+def test_one_row_per_application(runs):
+    table, _, _ = runs
+    assert sorted(table) == APPS
+
+
+def test_fast_tier_applications_succeed_and_the_rest_say_why(runs):
+    table, _, _ = runs
+    for app, row in table.items():
+        assert row["status"] in ("SUCCESS", "SKIPPED"), (app, row)
+        if row["status"] == "SKIPPED":
+            assert row["reason"], app
+        else:
+            assert int(row["foms"]) > 0, app
+
+
+def test_spack_builds_carry_their_pinned_source_and_live_in_the_store(runs):
+    table, _, _ = runs
+    built = [row for row in table.values() if row["built_by"] == "spack" and row["status"] == "SUCCESS"]
+    assert built
+    store = os.environ.get("HPCAAS_CACHE", os.path.expanduser("~/.cache/hpcaas-bench")) + "/spack/install/"
+    for row in built:
+        kinds = {"git": r"[0-9a-f]{40}", "tarball": r"[0-9a-f]{64}"}
+        assert row["source_kind"] in kinds and re.fullmatch(kinds[row["source_kind"]], row["source_ref"]), row
+        envs = sorted((ROOT / "ramble-workspaces/catalog/software").glob(f"{row['application']}*"))
+        assert envs, row["application"]
+        for env in envs:
+            prefixes = run(f"spack -e {env} find --format '{{name}} {{prefix}}'").stdout.split("\n")
+            mine = [line.split()[1] for line in prefixes if line.split()[:1] == [row["application"]]]
+            assert mine and all(p.startswith(store) for p in mine), (env, prefixes)
+
+
+def test_each_application_ran_at_each_rank_count_with_each_mpi(runs):
+    table, results, _ = runs
+    system = yaml.safe_load((ROOT / "configs/local/spack/definitions.yaml").read_text())["definitions"]
+    mpis = {m.lstrip("^").split("@")[0] for d in system for m in d.get("mpis", [])}
+    for entry in catalog.entries("local", "fast"):
+        if table[entry["application"]]["status"] != "SUCCESS":
+            continue
+        rows = [r for r in results if r["application"] == entry["application"] and r["status"] == "SUCCESS"]
+        if entry["mpi"]:
+            ran = {(r["mpi"], r["ranks"]) for r in rows}
+            assert ran == {(m, n) for m in mpis for n in entry["ranks"]}, (entry["application"], ran)
+        else:
+            assert {r["threads"] for r in rows} == {"1", "2"}, entry["application"]
+
+
+def test_a_second_run_builds_nothing(runs):
+    _, _, (proc, table) = runs
+    assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
+    assert "Installing" not in proc.stdout + proc.stderr
+    assert all(row["status"] in ("SUCCESS", "SKIPPED") for row in table.values())
+
+
+def test_an_unreachable_git_source_stops_the_catalog_naming_the_url_and_the_mapping(project, tmp_path):
+    """One pinned repository's mapping points nowhere (as if its snapshot were not mapped here,
+    or upstream were down): the catalog stops before building, with the URL and the fix."""
+    url = next(e["git"] for e in catalog.entries("local", "fast") if e["git"] and e["status"] != "SKIPPED")
+    config = tmp_path / "gitconfig"
+    listed = subprocess.run(["git", "config", "--global", "--list"], capture_output=True, text=True).stdout
+    for line in listed.splitlines():
+        key, _, value = line.partition("=")
+        if not (key.endswith(".insteadof") and value == url):
+            subprocess.run(["git", "config", "--file", config, "--add", key, value], check=True)
+    subprocess.run(["git", "config", "--file", config, f"url.{tmp_path}/nowhere.insteadOf", url], check=True)
+    proc = subprocess.run(["make", "catalog", "TIER=fast"], cwd=ROOT, capture_output=True, text=True, timeout=900,
+                          env={**os.environ, "GIT_CONFIG_GLOBAL": str(config)})
+    assert proc.returncode != 0
+    assert f"cannot reach {url}" in proc.stderr, proc.stderr[-2000:]
+    assert f"git config --global url.<mirror>.insteadOf {url}" in proc.stderr
+    assert "ramble workspace setup" not in proc.stdout  # stopped before building anything
