@@ -19,9 +19,11 @@ MPI_NAMES = {"openmpi", "mpich", "cray-mpich", "intel-mpi", "intel-oneapi-mpi", 
 SWEPT = {"namd": ["ivdep"], "mpas-atmosphere": ["opt"]}
 
 
-S2 = [("osu-micro-benchmarks@5.3", "gcc@4.4.7", "openmpi@1.8.8", "centos6-x86_64"),
-      ("npb@3.4.1", "gcc@4.4.7", "openmpi@1.8.8", "centos6-x86_64"),
-      ("namd@2.12", "gcc@4.4.7", "openmpi@1.8.8", "centos6-x86_64")]
+def _s2(mpi):
+    """ICACC'16 S2: OSU, NPB, NAMD with the platform's Open MPI (1.8.2; 1.10.0, the first with the
+    yalla pml, on the 56GbE cloud)."""
+    apps = ("osu-micro-benchmarks@5.3", "npb@3.4.1", "namd@2.12")
+    return [(app, "gcc@4.4.7", mpi, "centos6-x86_64") for app in apps]
 
 
 def _s4(compiler, mpi, arch):
@@ -61,9 +63,9 @@ EXPECTED = {
         + [(f"mpas-atmosphere@7.3 opt={opt}", compiler, "cray-mpich@8.1.25", "sles15-zen3")
            for opt in ("O3", "Ofast") for compiler in ("cce@15.0.1", "gcc@12.2.0", "intel@2021.4.0")],
     ("hpcaas-bench-sc23", "hpe-apollo2000-milan-hdr200"): [("openradioss@20230701", "gcc@12.2.0", "openmpi@4.1.4", "rhel8-zen3")],
-    ("nci-56gbe-icacc16", "nci-raijin-sandybridge-fdr"): S2,
-    ("nci-56gbe-icacc16", "nci-openstack-sandybridge-56gbe"): S2,
-    ("nci-56gbe-icacc16", "undisclosed-openstack-opteron-10gbe"): S2,
+    ("nci-56gbe-icacc16", "nci-raijin-sandybridge-fdr"): _s2("openmpi@1.8.2"),
+    ("nci-56gbe-icacc16", "nci-openstack-sandybridge-56gbe"): _s2("openmpi@1.10.0"),
+    ("nci-56gbe-icacc16", "undisclosed-openstack-opteron-10gbe"): _s2("openmpi@1.8.2"),
     ("desmos-ijhpca19", "desmos-angara-haswell-gtx1070"): _s4("gcc@4.8.3", "mpich@3.0.4", "sles11-haswell"),
     ("desmos-ijhpca19", "msu-lomonosov2-haswell-fdr"): _s4("intel@15.0", "openmpi@2.1.1", "centos7-x86_64"),
     ("hpcac-amber", "hpcac-dell-m610-westmere-qdr"): _s3("rhel5-x86_64"),
