@@ -45,7 +45,7 @@ def _s5(compiler, mpis, arch, nektar_arm=()):
             + [("stream@5.10", compiler, None, arch)] + list(nektar_arm))
 
 
-def _s3(arch, compilers=("gcc@4.5.2", "intel@12.0", "pgi@11.0"), mpis=("intel-mpi@4.0", "openmpi@1.5.3")):
+def _s3(arch, compilers=("gcc@4.1.2", "intel@11.1", "pgi@10.9"), mpis=("intel-mpi@4.0", "openmpi@1.5.3")):
     """HPC-AC AMBER S3: PMEMD per compiler x MPI."""
     return [("amber@18", compiler, mpi, arch) for compiler in compilers for mpi in mpis]
 
