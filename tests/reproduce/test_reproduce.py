@@ -1,5 +1,6 @@
 """make reproduce on this machine: scaled-down studies run for real on `local`, a study the
-system cannot run stops before running and says why, and bad study descriptions are named."""
+system cannot run stops before running and says why, and bad study descriptions are named.
+The OSU study's small preset needs two nodes: tests/slurm/test_reproduce_osu.py runs it."""
 
 import csv
 import os
@@ -23,43 +24,10 @@ def reproduce(study, system):
 
 
 @pytest.fixture(scope="module")
-def osu(project):
-    proc, rows = reproduce("osu-latency-bandwidth-small", "local")
-    assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
-    return rows
-
-
-@pytest.fixture(scope="module")
 def stream(project):
     proc, rows = reproduce("stream-node-small", "local")
     assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
     return rows
-
-
-def test_latency_study_runs_every_repeat_of_each_mpi(osu):
-    experiments = {r["experiment"] for r in osu}
-    assert experiments == {f"hpcc.sized.pingpong-local-{mpi}-shm-2ranks.{i}" for mpi in ("openmpi", "mpich") for i in range(1, 6)}
-    assert {r["status"] for r in osu} == {"SUCCESS"}
-    latency = [r for r in osu if r["metric"] == "MaxPingPongLatency_usec"]
-    assert len(latency) == 10 and all(r["unit"] == "usec" and float(r["value"]) > 0 for r in latency)
-    assert {(r["ranks"], r["nodes"], r["fabric"], r["system"]) for r in latency} == {("2", "1", "shm", "local")}
-    assert sorted(int(r["repeat"]) for r in latency) == [1, 1, 2, 2, 3, 3, 4, 4, 5, 5]
-
-
-def test_latency_study_launches_each_mpi_with_its_own_mpirun(osu):
-    variables = yaml.safe_load((ROOT / "configs/local/ramble/variables.yaml").read_text())["variables"]
-    for mpi in ("openmpi", "mpich"):
-        script = (ROOT / f"ramble-workspaces/osu-latency-bandwidth-small/experiments/hpcc/sized/"
-                  f"pingpong-local-{mpi}-shm-2ranks.3/execute_experiment").read_text()
-        assert f"{variables[f'{mpi}_mpirun']} -n 2 hpcc >>" in script
-
-
-def test_latency_report_has_the_study_tables(osu):
-    report = (ROOT / "results/osu-latency-bandwidth-small/report.md").read_text()
-    assert "## hpcaas-analyze table --metric MaxPingPongLatency_usec --rows system fabric --cols mpi" in report
-    assert "| system | fabric | unit | openmpi | mpich |" in report
-    assert "| local | shm | usec |" in report
-    assert "failed (exit" not in report
 
 
 def test_stream_study_per_rank_bandwidth(stream):

@@ -231,7 +231,7 @@ def test_rpeak_matches_pasc19_table1():
     ("hpe-apollo70-thunderx2-edr", 2 * 32 * 2.2 * 8, 0, 0),           # 1126.4
     ("hpe-devcloud-genoa-slingshot", 2 * 96 * 2.4 * 16, 0, 0),        # 7372.8
     ("nci-raijin-sandybridge-fdr", 2 * 8 * 2.6 * 8, 0, 0),            # 332.8
-    ("desmos-angara-haswell-gtx1070", 6 * 3.5 * 16, 202.0, 6462.7),    # CPU 336 + GTX 1070
+    ("desmos-angara-haswell-gtx1070", 6 * 3.5 * 16, 180.7, 5783.0),    # CPU 336 + GTX 1070 at its base clock
     ("msu-lomonosov2-haswell-fdr", 14 * 2.6 * 16, 1430, 4290),         # CPU 582.4 + K40M
 ])
 def test_rpeak_formula(name, cpu, gpu_dp, gpu_sp):
@@ -239,6 +239,14 @@ def test_rpeak_formula(name, cpu, gpu_dp, gpu_sp):
     assert systems.rpeak_per_node_gflops(s) == pytest.approx(cpu + gpu_dp, rel=1e-12)
     assert systems.rpeak_per_node_gflops(s, gpu="half_sp") == pytest.approx(cpu + 0.5 * gpu_sp, rel=1e-12)
     assert systems.rpeak_per_node_gflops(s, gpu="none") == pytest.approx(cpu, rel=1e-12)
+
+
+def test_desmos_rpeak_is_the_papers():
+    # IJHPCA'19 Section 6: "6 x 3.5 x 16 + 0.5 x R_peak^GPU-SP = 336 + 2892 = 3228 GFlops", the GTX
+    # 1070 at its base clock (1920 x 2 x 1.506 = 5783 GFLOP/s SP); its boost clock would give 3567.
+    s = systems.load_system(CONFIGS / "desmos-angara-haswell-gtx1070")
+    assert systems.rpeak_per_node_gflops(s, gpu="none") == pytest.approx(336, rel=1e-12)
+    assert abs(systems.rpeak_per_node_gflops(s, gpu="half_sp") - 3228) <= 0.5
 
 
 def test_oci_prices_reproduce_the_papers_monthly_figures():

@@ -1,0 +1,53 @@
+"""make reproduce of the OSU study's small preset through Slurm: S2's two ranks on two nodes
+(ICACC'16 Fig. 1), here two emulated nodes over loopback, every repeat of osu_latency and osu_bw
+through sbatch, OSU's whole message-size table, and the report's Fig. 1 tables."""
+
+import csv
+import subprocess
+
+import yaml
+
+from slurm_helpers import ROOT, Cluster
+
+STUDY = "osu-latency-bandwidth"
+SYSTEM = ROOT / "configs" / "local-slurm"
+LARGEST = "Message Size: 4194304"  # OSU's default largest message, the paper's plotted range
+
+
+def _name(spec):
+    """A compiler's or MPI's name in experiment names (hpcaas/render.py)."""
+    return spec.lstrip("%^").split("@")[0].replace("-", "")
+
+
+def _system_roles():
+    """(compiler, mpi, fabric) of local-slurm, as make system wrote them."""
+    defs = {k: v for item in yaml.safe_load((SYSTEM / "spack/definitions.yaml").read_text())["definitions"]
+            for k, v in item.items()}
+    fabric = yaml.safe_load((SYSTEM / "ramble/variables.yaml").read_text())["variables"]["fabric"]
+    return _name(defs["default_compiler"][0]), _name(defs["default_mpi"][0]), fabric
+
+
+def test_osu_small_preset_through_slurm(project, slurm_cluster: Cluster):
+    proc = subprocess.run(["make", "reproduce", f"STUDY={STUDY}", "SYSTEM=local-slurm", "SCALE=small"], cwd=ROOT,
+                          capture_output=True, text=True, timeout=1800, env=dict(slurm_cluster.env))
+    assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
+
+    compiler, mpi, fabric = _system_roles()
+    rows = list(csv.DictReader((ROOT / "results" / STUDY / "results.csv").open()))
+    names = {f"osu-micro-benchmarks.{wl}.osu-{short}-local-slurm-{compiler}-{mpi}-{fabric}-2nodes.{i}"
+             for wl, short in (("osu_latency", "latency"), ("osu_bw", "bw")) for i in range(1, 11)}
+    assert {r["experiment"] for r in rows} == names
+    assert {r["status"] for r in rows} == {"SUCCESS"}
+    assert {(r["nodes"], r["ranks"], r["fabric"]) for r in rows} == {("2", "2", fabric)}
+    for metric, unit in (("Latency", "us"), ("Bandwidth", "MB/s")):
+        largest = [r for r in rows if r["metric"] == metric and r["context"] == LARGEST]
+        assert len(largest) == 10 and {r["unit"] for r in largest} == {unit}
+        assert all(float(r["value"]) > 0 for r in largest)
+
+    script = (ROOT / "ramble-workspaces" / STUDY / "experiments/osu-micro-benchmarks/osu_latency"
+              / f"osu-latency-local-slurm-{compiler}-{mpi}-{fabric}-2nodes.3/execute_experiment").read_text()
+    assert "#SBATCH --nodes=2" in script and "#SBATCH --ntasks=2" in script
+
+    report = (ROOT / "results" / STUDY / "report.md").read_text()
+    assert "## hpcaas-analyze table --metric Latency --rows context --cols system fabric" in report
+    assert "failed (exit" not in report
