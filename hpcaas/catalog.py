@@ -219,7 +219,7 @@ def _build_seconds(entries_: list) -> dict:
         proc = subprocess.run(["bash", "-c", f". ./setup-env.sh && spack find --format '{{prefix}}' {e['spec'].split()[0]}"],
                               cwd=ROOT, capture_output=True, text=True)
         times = [Path(p) / ".spack/install_times.json" for p in proc.stdout.split()]
-        seconds = [json.loads(t.read_text())["total"]["seconds"] for t in times if t.exists()]
+        seconds = [json.loads(t.read_text())["total"] for t in times if t.exists()]
         if seconds:
             out[e["application"]] = round(max(seconds))
     return out

@@ -9,6 +9,7 @@ study.yaml `conclusions:` rows:
       where_rows: {fabric: ofi}                                 # optional: only these rows
       check:                                                    # one of:
         ratio: {axis: binding, a: cores, b: threads, at_least: 1.5}   # a better than b by >= x (at_most: <= x)
+        ratio: {a: {fabric: yalla, system: s1}, b: {fabric: tcp, system: s2}, at_least: 16}   # two cells
         best: {axis: binding, value: cores}                           # the best value along the axis
         order: {axis: nodes, values: ['1', '2', '4']}                 # best to worst, in this order
         speedup: {axis: nodes, at_least: 1.2}                         # largest vs smallest axis value
@@ -37,7 +38,9 @@ def validate(rows, file) -> list:
         check = row["check"]
         if not isinstance(check, dict) or len(check) != 1 or next(iter(check)) not in CHECKS:
             raise InputError(file, f"{key}.check", f"one of {', '.join(CHECKS)}")
-        if "axis" not in next(iter(check.values())):
+        spec = next(iter(check.values()))
+        cells = isinstance(spec.get("a"), dict) and isinstance(spec.get("b"), dict)
+        if "axis" not in spec and not cells:
             raise InputError(file, f"{key}.check.{next(iter(check))}.axis", "the results column the claim compares along")
     return rows
 
@@ -57,9 +60,28 @@ def _means(df, row) -> tuple:
     return means, direction
 
 
+def _cell(df, row, where: dict):
+    """Mean of the claim's metric over the successful rows matching `where`, or None."""
+    rows = df[(df["metric"].astype(str) == row["metric"]) & frame.ok(df)]
+    for col, value in where.items():
+        if col not in rows:
+            return None
+        rows = rows[rows[col].astype(str) == str(value)]
+    return float(rows["value"].mean()) if not rows.empty else None
+
+
 def evaluate(df: pd.DataFrame, row: dict) -> tuple:
     """(status, what was measured, as a short text)."""
     kind, spec = next(iter(row["check"].items()))
+    if kind == "ratio" and isinstance(spec.get("a"), dict):
+        a, b = _cell(df, row, spec["a"]), _cell(df, row, spec["b"])
+        units = df.loc[df["metric"].astype(str) == row["metric"], "unit"]
+        direction = directions.of(row["metric"], units.iloc[0]) if len(units) else None
+        if a is None or b is None or direction is None:
+            return NOT_COMPARABLE, f"{spec['a'] if a is None else spec['b']} not measured here"
+        ratio = directions.oriented_ratio(a, b, direction)
+        ok = ratio >= spec.get("at_least", float("-inf")) and ratio <= spec.get("at_most", float("inf"))
+        return (HOLDS if ok else FAILS), f"{ratio:.3g}x"
     means, direction = _means(df, row)
     if means is None or direction is None:
         return NOT_COMPARABLE, f"no successful {row['metric']} along {spec['axis']}"

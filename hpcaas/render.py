@@ -16,7 +16,8 @@ from lowest to highest precedence:
    of them for a role the study compares (`software.sweep`). A compiler or MPI is a name in the
    experiment (`{compiler}`, `{mpi}`: the package name without '-') and a spec in the build
    (`%{compiler_spec}`, `^{mpi_spec}`);
-4. the scale preset: `scales.<scale>.variables`, then `scales.<scale>.systems.<system>.variables`.
+4. the scale preset: `scales.<scale>.variables`, then `scales.<scale>.systems.<system>.variables`,
+   and `scales.<scale>.n_repeats` (every experiment's repeats).
 
 A role or preset variable replaces the variable of that name wherever the study sets it
 (workspace, application, workload or experiment), so a preset shrinks a swept axis in place and
@@ -56,6 +57,19 @@ def _replace_everywhere(node, overrides: dict):
     elif isinstance(node, list):
         for child in node:
             _replace_everywhere(child, overrides)
+
+
+def _set_repeats(node, repeats):
+    """n_repeats of every experiment (and wherever else the block sets it) to the preset's."""
+    if isinstance(node, dict):
+        for key, child in node.items():
+            if key == "n_repeats":
+                node[key] = repeats
+            else:
+                _set_repeats(child, repeats)
+    elif isinstance(node, list):
+        for child in node:
+            _set_repeats(child, repeats)
 
 
 def preset(doc: dict, study: str, system: str, scale: str) -> dict:
@@ -183,6 +197,9 @@ def workspace_config(study: str, system: str, scale: str = "paper") -> dict:
                  if m and f"launcher_for_{_name(m)}" not in sysconf["variables"]}
     overrides = preset(doc, study, system, scale)
     _replace_everywhere(block, overrides)
+    repeats = ((doc.get("scales") or {}).get(scale) or {}).get("n_repeats")
+    if repeats is not None:
+        _set_repeats(block, repeats)
     # At the workspace level a role has one value (a list there would multiply every
     # experiment); the experiments that sweep it got the list above.
     scalar_roles = {k: (v[0] if isinstance(v, list) else v) for k, v in roles.items()}
