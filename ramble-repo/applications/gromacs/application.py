@@ -1,7 +1,7 @@
 import os
 
-from ramble.appkit import *
 from ramble.app.builtin.gromacs import Gromacs as BuiltinGromacs
+from ramble.appkit import *
 
 # One activity of mdrun's "R E A L   C Y C L E   A N D   T I M E   A C C O U N T I N G" table
 # (md.log, GROMACS 4.6 to 2025): name, ranks, threads, call count, wall time (s), giga-cycles,

@@ -1,5 +1,5 @@
-from ramble.appkit import *
 from ramble.app.builtin.lammps import Lammps as BuiltinLammps
+from ramble.appkit import *
 
 # LAMMPS' own packages the S4 study compares, on top of the usual MD set.
 PACKAGES = "+molecule +kspace +rigid +manybody +class2 +opt +openmp-package +extra-molecule"

@@ -1,8 +1,8 @@
 import os
 import re
 
-from ramble.appkit import *
 from ramble.app.builtin.namd import Namd as BuiltinNamd
+from ramble.appkit import *
 from ramble.expander import Expander
 from ramble.keywords import keywords
 
