@@ -82,8 +82,8 @@ class Gromacs(BuiltinGromacs):
         _printf(EM_MDP, "{experiment_run_dir}/em.mdp"),
         "{gmx} solvate -cs spc216.gro -box {box_nm} {box_nm} {box_nm} -o {experiment_run_dir}/conf.gro " + _setup_log,
         _printf(['#include "oplsaa.ff/forcefield.itp"', '#include "oplsaa.ff/spce.itp"', "[ system ]",
-                 "SPC/E water box", "[ molecules ]", "SOL $(grep -c OW {experiment_run_dir}/conf.gro)"],
-                "{experiment_run_dir}/topol.top"),
+                 "SPC/E water box", "[ molecules ]"], "{experiment_run_dir}/topol.top"),
+        'echo "SOL $(grep -c OW {experiment_run_dir}/conf.gro)" >> {experiment_run_dir}/topol.top',
         # Steepest descent first: solvate leaves close contacts that can blow up the MD.
         "{gmx} grompp -f em.mdp -c conf.gro -p topol.top -o em.tpr -maxwarn 0 " + _setup_log,
         "{gmx} mdrun -s em.tpr -deffnm em -ntomp 1 " + _setup_log,

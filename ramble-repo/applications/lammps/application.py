@@ -8,12 +8,13 @@ PACKAGES = "+molecule +kspace +rigid +manybody +class2 +opt +openmp-package +ext
 VERSION = "20220106"
 
 # LAMMPS' bench/in.lj (3d Lennard-Jones melt, 32,000 atoms per 20^3 cells), written in the
-# experiment. ${...} are LAMMPS variables: the braces are escaped for Ramble's expander.
+# experiment. The box edges are one-letter LAMMPS variables ($X, not ${xx}): Ramble would expand
+# a LAMMPS ${...} as its own variable.
 LJ_INPUT = [
     "variable x index 1", "variable y index 1", "variable z index 1",
-    "variable xx equal {xx}", "variable yy equal {yy}", "variable zz equal {zz}",
+    "variable X equal {xx}", "variable Y equal {yy}", "variable Z equal {zz}",
     "units lj", "atom_style atomic", "lattice fcc 0.8442",
-    "region box block 0 $\\{xx\\} 0 $\\{yy\\} 0 $\\{zz\\}", "create_box 1 box", "create_atoms 1 box",
+    "region box block 0 $X 0 $Y 0 $Z", "create_box 1 box", "create_atoms 1 box",
     "mass 1 1.0", "velocity all create 1.44 87287 loop geom", "pair_style lj/cut 2.5",
     "pair_coeff 1 1 1.0 1.0 2.5", "neighbor 0.3 bin", "neigh_modify delay 0 every 20 check no",
     "fix 1 all nve", "run {timesteps}",
