@@ -66,7 +66,9 @@ class Cp2k(ExecutableApplication):
 
     tags("molecular-dynamics", "dft", "quantum-chemistry")
 
-    software_spec("cp2k", pkg_spec=f"cp2k@{VERSION} +mpi +openmp", package_manager="spack*")
+    # No variants: the recipe's defaults are +mpi +openmp (cp2k.psmp), and a variant named here
+    # would not match Debian's external, which states none.
+    software_spec("cp2k", pkg_spec=f"cp2k@{VERSION}", package_manager="spack*")
     required_package("cp2k", package_manager="spack*")
 
     # CP2K's banner, once per run (2023 prints its DBCSR settings just before it).

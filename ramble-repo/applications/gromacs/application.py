@@ -49,9 +49,11 @@ class Gromacs(BuiltinGromacs):
     maintainers("hpcaas-bench")
 
     # 2022.5: Debian ships the same release (its orig tarball has Spack's sha256; make mirror puts
-    # it in mirror/), so Spack builds it offline. ~double = mixed (single) precision; +mpi names
-    # the binary gmx_mpi (the builtin's default {gmx}).
-    software_spec("gromacs", pkg_spec="gromacs@2022.5 +mpi ~double", package_manager="spack*")
+    # it in mirror/), so Spack builds it offline. No variants: the recipe's defaults (+mpi, so the
+    # binary is gmx_mpi, the builtin's {gmx}; ~double, mixed precision) are the build the studies
+    # use, and a variant named here would not match Debian's external, which states none (Spack
+    # 0.23 then fails with "internal error ... must have exactly one condition_set").
+    software_spec("gromacs", pkg_spec="gromacs@2022.5", package_manager="spack*")
     required_package("gromacs", package_manager="spack*")
 
     # First line of each run, in md.log and on stderr (GROMACS 2016 on), or of a GROMACS 4/5 md.log.

@@ -56,7 +56,9 @@ class Lammps(BuiltinLammps):
 
     maintainers("hpcaas-bench")
 
-    software_spec("lammps", pkg_spec=f"lammps@{VERSION} {PACKAGES} +openmp", package_manager="spack*")
+    # The catalog's build: no variants, as Debian's external states none (a variant named here
+    # would make Spack 0.23 fail on it). Studies name their packages in their own specs.
+    software_spec("lammps", pkg_spec=f"lammps@{VERSION}", package_manager="spack*")
     # Run the GPU and INTEL builds with their suffix flags in lammps_flags (-sf gpu -pk gpu 1 /
     # -sf intel). GPU package (not KOKKOS): Desmos had GTX 1070 cards (sm_61).
     software_spec("lammps_intel", pkg_spec=f"lammps@{VERSION} {PACKAGES} +openmp +intel",
