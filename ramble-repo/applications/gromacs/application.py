@@ -78,8 +78,9 @@ class Gromacs(BuiltinGromacs):
                                f"<mirror>/gromacs/{_input}.{_ext} in a Ramble mirror")
 
     # Not redirected: its printf lines write the input files; the gmx steps log to water-box.log.
+    # (Not named "water-box": the local-apps study defines a custom executable of that name.)
     _setup_log = ">> {experiment_run_dir}/water-box.log 2>&1"
-    executable("water-box", use_mpi=False, redirect="", template=[
+    executable("make-water-box", use_mpi=False, redirect="", template=[
         _printf(MD_MDP, "{experiment_run_dir}/water.mdp"),
         _printf(EM_MDP, "{experiment_run_dir}/em.mdp"),
         "{gmx} solvate -cs spc216.gro -box {box_nm} {box_nm} {box_nm} -o {experiment_run_dir}/conf.gro " + _setup_log,
@@ -92,7 +93,7 @@ class Gromacs(BuiltinGromacs):
         "{gmx} grompp -f water.mdp -c em.gro -p topol.top -o {input_path} -maxwarn 0 " + _setup_log,
     ])
 
-    workload("water_box", executables=["water-box", "execute"], tags=["catalog"])
+    workload("water_box", executables=["make-water-box", "execute"], tags=["catalog"])
     # S5: HECBioSim's 1.4M-atom hEGFR dimer pair, from the same suite as the builtin hecbiosim.
     workload("hegfr_1400k", executables=["execute"], input="HECBioSim")
     # S4 ApoA1 (and its 3 x 3 x 3 replica): no public GROMACS input with a checksum was found.
