@@ -1,18 +1,36 @@
 import os
 
 from ramble.appkit import *
-from ramble.expander import Expander
 
 SUITE = "Amber24_Benchmark_Suite"
+
+# pmemd's "5. TIMINGS" section, the run's summary, in mdout (CPU pmemd/pmemd.MPI and GPU
+# pmemd.cuda, Amber 12 to 24):
+#   |  PME Direct Force CPU Time, Average for All Tasks:      <- a table (context)
+#   |     NonBonded Calc     177.56   61.20                   <- routine, seconds, %
+#   |     Average timings for all steps:                      <- which average (context)
+#   |     Elapsed(s) =     292.55 Per Step(ms) =      97.52
+#   |         ns/day =       0.89   seconds/ns =   97515.36
+#   |  Master Total wall time:         296    seconds     0.08 hours   ("Master " in MPI builds)
+TABLE = r"^\|\s+(?P<table>[A-Z][\w ]*CPU Time[\w ]*?)(?:, Average for All Tasks)?:\s*$"
+ROUTINE = r"^\|\s+(?P<routine>[A-Za-z0-9][\w ]*?)\s+(?P<sec>[0-9]+\.[0-9]+)\s+(?P<pct>[0-9]+\.[0-9]+)\s*$"
+ROUTINE_TOTAL = r"^\|\s+Total\s+(?P<sec>[0-9]+\.[0-9]+)\s*$"
+AVERAGE = r"^\|\s+Average timings for (?P<steps>last\s+[0-9]+ steps|all steps):"
+ELAPSED = r"^\|\s+Elapsed\(s\)\s+=\s+(?P<elapsed>[0-9.]+)\s+Per Step\(ms\)\s+=\s+(?P<per_step>[0-9.]+)"
+RATE = r"^\|\s+ns/day\s+=\s+(?P<ns_per_day>[0-9.]+)\s+seconds/ns\s+=\s+(?P<s_per_ns>[0-9.]+)"
+TIMES = (r"^\|\s+(?:Master )?(?P<phase>Setup|NonSetup|Total) (?P<kind>CPU|wall) time:\s+(?P<sec>[0-9.]+)\s+"
+         r"seconds")
+TIMES_HOURS = TIMES + r"\s+(?P<hours>[0-9.]+) hours"
 
 
 class Amber(ExecutableApplication):
     """AMBER pmemd on the Amber benchmark suite, for S3 (AMBER best practices): Myoglobin
     (2,492 atoms, GB implicit solvent) and FactorIX (90,906 atoms, PME).
 
-    Amber is licensed: Spack builds it only from tarballs the user puts in the project's
-    mirror (see `spack info amber` / the recipe's download instructions). The benchmark inputs
-    are public. pmemd writes its report to the mdout file; the FOMs are read from there.
+    Amber is licensed: Spack builds it only from the tarballs the recipe names, placed in the
+    project's mirror (`spack info amber`, spack-repo/packages/amber), so the catalog skips it
+    where they are absent. The benchmark inputs are public. pmemd writes its report to mdout
+    (`results_file`); every number of its TIMINGS section is a FOM.
     """
 
     name = "amber"
@@ -21,10 +39,12 @@ class Amber(ExecutableApplication):
 
     tags("molecular-dynamics")
 
-    define_compiler("gcc12", pkg_spec="gcc@12.2.0", package_manager="spack*")
-    software_spec("amber", pkg_spec="amber@20 +mpi ~cuda", compiler="gcc12",
-                  package_manager="spack*")
+    software_spec("amber", pkg_spec="amber@20 +mpi ~cuda", package_manager="spack*")
     required_package("amber", package_manager="spack*")
+
+    # mdout's banner, once per run: "          Amber 24 PMEMD                              2024"
+    # (pmemd of Amber 12/14 calls itself SANDER there).
+    run_start_regex = r"^\s+Amber [0-9]+ (?:PMEMD|SANDER)\s+[0-9]+\s*$"
 
     # sha256 of the suite as downloaded on 2026-09-30, published with a public benchmark script
     # (ambermd.org gives none); if ambermd.org re-packs the suite, the check fails loudly.
@@ -41,12 +61,14 @@ class Amber(ExecutableApplication):
     executable(
         "execute",
         "{pmemd} -O -i {input_path}/{mdin} -p {input_path}/prmtop -c {input_path}/inpcrd "
-        "-o {experiment_run_dir}/mdout -r {experiment_run_dir}/restrt -x {experiment_run_dir}/mdcrd "
+        "-o {results_file} -r {experiment_run_dir}/restrt -x {experiment_run_dir}/mdcrd "
         "-inf {experiment_run_dir}/mdinfo",
         use_mpi=True,
     )
 
-    workload("myoglobin", executables=["execute"], input="amber_benchmarks")
+    # The catalog's: the suite's smallest system. Nothing of Amber runs without its licensed
+    # source, so the catalog lists it as skipped on systems without it.
+    workload("myoglobin", executables=["execute"], input="amber_benchmarks", tags=["catalog"])
     workload("factorix", executables=["execute"], input="amber_benchmarks")
 
     for _workload, _dir in (("myoglobin", "GB/myoglobin"), ("factorix", "PME/FactorIX_production_NVE")):
@@ -59,24 +81,38 @@ class Amber(ExecutableApplication):
         workload_variable("mdin", default="mdin.GPU", workloads=[_workload],
                           description="Control file in the input directory (the suite's mdin.GPU; "
                                       "older suites name it mdin)")
+        workload_variable("results_file", default="{experiment_run_dir}/mdout", workloads=[_workload],
+                          description="pmemd's output file (-o), which FOMs and criteria read")
 
-    mdout = os.path.join(Expander.expansion_str("experiment_run_dir"), "mdout")
+    # Averages over the last N steps and over all steps, each in its context.
+    figure_of_merit_context("average", regex=AVERAGE, output_format="Average over {steps}")
+    for _name, _regex, _group, _units in (
+        ("Nanoseconds per day", RATE, "ns_per_day", "ns/day"), ("Seconds per nanosecond", RATE, "s_per_ns", "s/ns"),
+        ("Elapsed time", ELAPSED, "elapsed", "s"), ("Time per step", ELAPSED, "per_step", "ms"),
+    ):
+        figure_of_merit(_name, log_file="{results_file}", fom_regex=_regex, group_name=_group, units=_units,
+                        contexts=["average"])
+    # "Total wall time", "Setup CPU time", ... (the master rank's in MPI builds).
+    figure_of_merit("{phase} {kind} time", log_file="{results_file}", fom_regex=TIMES, group_name="sec", units="s")
+    figure_of_merit("{phase} {kind} time in hours", log_file="{results_file}", fom_regex=TIMES_HOURS, group_name="hours",
+                    units="hours")
+    # CPU builds: time per routine in each table (major routines, PME pairlist, direct, reciprocal,
+    # load balancing; GB tables alike).
+    figure_of_merit_context("table", regex=TABLE, output_format="Table {table}")
+    figure_of_merit("{routine} time", log_file="{results_file}", fom_regex=ROUTINE, group_name="sec", units="s",
+                    contexts=["table"])
+    figure_of_merit("{routine} share", log_file="{results_file}", fom_regex=ROUTINE, group_name="pct", units="%",
+                    contexts=["table"])
+    figure_of_merit("Total time", log_file="{results_file}", fom_regex=ROUTINE_TOTAL, group_name="sec", units="s",
+                    contexts=["table"])
 
-    # pmemd prints two rate blocks at the end: "last N steps", then "all steps". A FOM keeps
-    # the last match, i.e. the whole-run average.
-    rate = (r"\|\s+ns/day\s+=\s+(?P<ns_per_day>[0-9.]+)\s+seconds/ns\s+=\s+(?P<s_per_ns>[0-9.]+)")
-    figure_of_merit("Nanoseconds per day", log_file=mdout, fom_regex=rate, group_name="ns_per_day",
-                    units="ns/day")
-    figure_of_merit("Seconds per nanosecond", log_file=mdout, fom_regex=rate, group_name="s_per_ns",
-                    units="s/ns")
-    elapsed = r"\|\s+Elapsed\(s\)\s+=\s+(?P<elapsed>[0-9.]+)\s+Per Step\(ms\)\s+=\s+(?P<per_step>[0-9.]+)"
-    figure_of_merit("Elapsed time", log_file=mdout, fom_regex=elapsed, group_name="elapsed", units="s")
-    figure_of_merit("Time per step", log_file=mdout, fom_regex=elapsed, group_name="per_step", units="ms")
-    # CPU builds print "Master Total wall time", the GPU build "Total wall time".
-    wall = r"\|\s+(?:Master\s+)?Total wall time:\s+(?P<wall>[0-9.]+)\s+seconds"
-    figure_of_merit("Total wall time", log_file=mdout, fom_regex=wall, group_name="wall", units="s")
-
-    # pmemd writes the wall-time summary only after the last step; a killed or crashed run
-    # stops mid-trajectory without it.
-    success_criteria("pmemd-finished", mode="string", match=r".*Total wall time:", file=mdout)
-    success_criteria("no-vlimit", mode="string", anti_match=r".*vlimit exceeded", file=mdout)
+    # pmemd writes its wall-time summary only after the last step; a killed or crashed run stops
+    # mid-trajectory without it.
+    success_criteria("completed", mode="string", match=r".*Total wall time:", file="{results_file}")
+    # vlimit: atoms faster than the velocity limit (a blowing-up system); pmemd's own error stops.
+    success_criteria("no-errors", mode="string", file="{results_file}",
+                     anti_match=r".*(?:vlimit exceeded|STOP PMEMD Terminated Abnormally|ERROR:|MPI_ABORT was invoked"
+                                r"|Segmentation fault|cudaMemcpy.*failed)")
+    # Energies pmemd could not print (asterisks) or compute (NaN).
+    success_criteria("finite-values", mode="string", file="{results_file}",
+                     anti_match=r"(?i).*=\s+(?:\*\*\*\*+|[-+]?nan\b)")

@@ -1,28 +1,63 @@
 import os
 
-from ramble.appkit import *
 from ramble.app.builtin.gromacs import Gromacs as BuiltinGromacs
-from ramble.expander import Expander
+from ramble.appkit import *
+
+# One activity of mdrun's "R E A L   C Y C L E   A N D   T I M E   A C C O U N T I N G" table
+# (md.log, GROMACS 4.6 to 2025): name, ranks, threads, call count, wall time (s), giga-cycles,
+# share of the run (%). Names hold single spaces only, and wall time and cycles three decimals,
+# so rows of the M-Flops table (six decimals) and of the GPU timings table (one count) never
+# match. Rows without counts: the two that only this table has. No {n} quantifiers: Ramble
+# expands braces in regexes.
+_NAMED = r"[A-Za-z][\w.+/*()-]*(?: [\w.+/*()-]+)*?"
+_TAIL = r"(?P<wall>\d+\.\d\d\d)\s+(?P<gcycles>\d+\.\d\d\d)\s+(?P<percent>\d+\.\d)\s*$"
+ACTIVITY = (rf"^ (?P<activity>{_NAMED}(?=\s\s+\d+\s+\d+\s+\d+\s)|Rest|PME wait for PP \*)"
+            rf"\s+(?:\d+\s+\d+\s+\d+\s+)?{_TAIL}")
+CALLS = rf"^ (?P<activity>{_NAMED})\s\s+\d+\s+\d+\s+(?P<count>\d+)\s+{_TAIL}"
+# "       Time:     2786.381       21.801    12781.1" and "Performance:       79.271        0.303",
+# in md.log and on stderr alike.
+TIME = r"^\s+Time:\s+(?P<core>[0-9]+\.[0-9]+)\s+(?P<wall>[0-9]+\.[0-9]+)\s+(?P<percent>[0-9]+\.[0-9]+)\s*$"
+PERFORMANCE = r"^Performance:\s+(?P<ns_per_day>[0-9]+\.[0-9]+)\s+(?P<hours_per_ns>[0-9]+\.[0-9]+)\s*$"
+
+# The catalog's water box: SPC/E water from GROMACS' own data (spc216.gro, oplsaa.ff, installed
+# with every build), energy-minimized, then run by the workload's mdrun line. Only the box edge
+# varies (3 nm: ~2,650 atoms).
+MD_MDP = ["integrator = md", "dt = 0.002", "nsteps = {nsteps}", "nstlog = 500", "nstenergy = 500",
+          "cutoff-scheme = Verlet", "coulombtype = PME", "rcoulomb = 0.9", "rvdw = 0.9",
+          "tcoupl = v-rescale", "tc-grps = System", "tau-t = 0.1", "ref-t = 300", "gen-vel = yes",
+          "gen-temp = 300", "constraints = h-bonds"]
+EM_MDP = ["integrator = steep", "nsteps = 500", "emtol = 1000", "cutoff-scheme = Verlet",
+          "coulombtype = PME", "rcoulomb = 0.9", "rvdw = 0.9"]
+
+
+def _printf(lines, path):
+    return "printf '%s\\n' " + " ".join(f"'{line}'" for line in lines) + f" > {path}"
 
 
 class Gromacs(BuiltinGromacs):
     """GROMACS (single precision) for S4 (ApoA1, MEM ~82k atoms, RIB ~2M atoms; ns/day) and S5
-    (HECBioSim hEGFR dimer pair, 1.4M atoms, -noconfout).
+    (HECBioSim hEGFR dimer pair, 1.4M atoms, -noconfout), and the catalog's water box.
 
-    Adds to Ramble's builtin: a pinned Spack spec, the studies' workloads by name, and success
-    criteria (the builtin has none, so a crashed mdrun counted as a success).
+    Adds to Ramble's builtin: a pinned Spack spec without a compiler, the studies' workloads by
+    name, a water box made in the experiment (catalog), every number of mdrun's closing summary
+    (cycle accounting, load balance, time, performance) read from md.log or from mdrun's own
+    output alike, and success criteria (the builtin has none, so a crashed mdrun was a success).
     """
 
     name = "gromacs"
 
     maintainers("hpcaas-bench")
 
-    define_compiler("gcc12", pkg_spec="gcc@12.2.0", package_manager="spack*")
-    # 2022.5: Debian ships the same release (its orig tarball has Spack's sha256), so the local
-    # Debian build and the Spack build run the same code. ~double = mixed (single) precision.
-    software_spec("spack_gromacs", pkg_spec="gromacs@2022.5 +mpi ~double", compiler="gcc12",
-                  package_manager="spack*")
+    # 2022.5: Debian ships the same release (its orig tarball has Spack's sha256; make mirror puts
+    # it in mirror/), so Spack builds it offline. No variants: the recipe's defaults (+mpi, so the
+    # binary is gmx_mpi, the builtin's {gmx}; ~double, mixed precision) are the build the studies
+    # use, and a variant named here would not match Debian's external, which states none (Spack
+    # 0.23 then fails with "internal error ... must have exactly one condition_set").
+    software_spec("gromacs", pkg_spec="gromacs@2022.5", package_manager="spack*")
     required_package("gromacs", package_manager="spack*")
+
+    # First line of each run, in md.log and on stderr (GROMACS 2016 on), or of a GROMACS 4/5 md.log.
+    run_start_regex = r"^\s*(?::-\) GROMACS - (?:gmx )?mdrun, |Log file opened on )"
 
     # The builtin's inputs, with where to put them offline (Ramble then only says "All fetchers
     # failed"): <mirror>/gromacs/<input name>.<ext> in a Ramble mirror (ramble mirror add).
@@ -42,27 +77,98 @@ class Gromacs(BuiltinGromacs):
                    description=f"{_desc}. Offline: save {os.path.basename(_url)} as "
                                f"<mirror>/gromacs/{_input}.{_ext} in a Ramble mirror")
 
+    # Not redirected: its printf lines write the input files; the gmx steps log to water-box.log.
+    # (Not named "water-box": the local-apps study defines a custom executable of that name.)
+    _setup_log = ">> {experiment_run_dir}/water-box.log 2>&1"
+    executable("make-water-box", use_mpi=False, redirect="", template=[
+        _printf(MD_MDP, "{experiment_run_dir}/water.mdp"),
+        _printf(EM_MDP, "{experiment_run_dir}/em.mdp"),
+        "{gmx} solvate -cs spc216.gro -box {box_nm} {box_nm} {box_nm} -o {experiment_run_dir}/conf.gro " + _setup_log,
+        _printf(['#include "oplsaa.ff/forcefield.itp"', '#include "oplsaa.ff/spce.itp"', "[ system ]",
+                 "SPC/E water box", "[ molecules ]"], "{experiment_run_dir}/topol.top"),
+        'echo "SOL $(grep -c OW {experiment_run_dir}/conf.gro)" >> {experiment_run_dir}/topol.top',
+        # Steepest descent first: solvate leaves close contacts that can blow up the MD.
+        "{gmx} grompp -f em.mdp -c conf.gro -p topol.top -o em.tpr -maxwarn 0 " + _setup_log,
+        "{gmx} mdrun -s em.tpr -deffnm em -ntomp 1 " + _setup_log,
+        "{gmx} grompp -f water.mdp -c em.gro -p topol.top -o {input_path} -maxwarn 0 " + _setup_log,
+    ])
+
+    workload("water_box", executables=["make-water-box", "execute"], tags=["catalog"])
     # S5: HECBioSim's 1.4M-atom hEGFR dimer pair, from the same suite as the builtin hecbiosim.
     workload("hegfr_1400k", executables=["execute"], input="HECBioSim")
     # S4 ApoA1 (and its 3 x 3 x 3 replica): no public GROMACS input with a checksum was found.
     workload("apoa1", executables=["execute"])
 
     # Joining the builtin's group gives them its variables (gmx, mdrun, nsteps, resetstep, ...).
-    workload_group("all_workloads", workloads=["hegfr_1400k", "apoa1"], mode="append")
+    workload_group("all_workloads", workloads=["water_box", "hegfr_1400k", "apoa1"], mode="append")
 
+    workload_variable("box_nm", default="3", workload="water_box",
+                      description="Edge of the cubic water box in nm (3: ~2,650 atoms; atoms grow as its cube)")
+    workload_variable("input_path", default="{experiment_run_dir}/water.tpr", workload="water_box",
+                      description="Run input the water-box step writes")
+    workload_variable("nsteps", default="1000", workload="water_box",
+                      description="MD steps (2 fs each)")
+    workload_variable("resetstep", default="500", workload="water_box",
+                      description="Step at which mdrun resets its timers: the FOMs time the steps after it")
     workload_variable("input_path", default="{HECBioSim}/HECBioSim/hEGFRDimerPair/benchmark.tpr",
                       workload="hegfr_1400k",
                       description="HECBioSim hEGFR dimer pair (1,403,180 atoms) run input")
     workload_variable("input_path", default="{workload_input_dir}/apoa1.tpr", workload="apoa1",
                       description="ApoA1 run input (.tpr) of the study; not public: place it here "
                                   "(or point this at the 3 x 3 x 3 replicated one)")
+    # mdrun writes its log (with the cycle accounting) to md.log in the run directory; stderr
+    # ({log_file}) has the time and performance lines only.
+    workload_variable("results_file", default="{experiment_run_dir}/md.log", workload_group="all_workloads",
+                      description="mdrun's log file (-g), which FOMs and criteria read")
 
-    log_str = os.path.join(Expander.expansion_str("experiment_run_dir"), "md.log")
+    # The builtin's FOM names (studies and tables use them), read from {results_file}, with the
+    # whole line so that a number never comes from another line.
+    for _name, _group, _units, _regex in (
+        ("Core Time", "core", "s", TIME), ("Wall Time", "wall", "s", TIME),
+        ("Percent Core Time", "percent", "%", TIME),
+        ("Nanosecs per day", "ns_per_day", "ns/day", PERFORMANCE),
+        ("Hours per nanosec", "hours_per_ns", "hours/ns", PERFORMANCE),
+    ):
+        figure_of_merit(_name, log_file="{results_file}", fom_regex=_regex, group_name=_group, units=_units)
 
-    success_criteria("mdrun-finished", mode="string", match=r".*Finished mdrun on rank 0",
-                     file=log_str)
-    success_criteria("mdrun-performance", mode="string", match=r"^Performance:", file=log_str)
-    # Stopped early by a signal (e.g. the batch time limit): mdrun still writes its timing,
-    # for fewer steps than asked.
-    success_criteria("mdrun-not-signalled", mode="string", anti_match=r".*Received the \w+ signal",
-                     file=log_str)
+    figure_of_merit_context("activity", regex=ACTIVITY, output_format="{activity}")
+    for _name, _regex, _group, _units in (
+        ("Activity wall time", ACTIVITY, "wall", "s"), ("Activity giga-cycles", ACTIVITY, "gcycles", "Gcycles"),
+        ("Activity share of run time", ACTIVITY, "percent", "%"), ("Activity calls", CALLS, "count", ""),
+    ):
+        figure_of_merit(_name, log_file="{results_file}", fom_regex=_regex, group_name=_group, units=_units,
+                        contexts=["activity"])
+
+    # Domain decomposition's load balance report (multi-rank runs).
+    for _name, _regex, _units in (
+        ("Average load imbalance", r"^\s*Average load imbalance:\s*(?P<v>[0-9.]+)\s*%", "%"),
+        ("Balanceable part of the step", r"^\s*The balanceable part of the MD step is\s*(?P<v>[0-9.]+)\s*%", "%"),
+        ("Time waiting for load imbalance",
+         r"^\s*Part of the total run time spent waiting due to load imbalance:\s*(?P<v>[0-9.]+)\s*%", "%"),
+        ("PME mesh/force load", r"^\s*Average PME mesh/force load:\s*(?P<v>[0-9.]+)\s*$", ""),
+        ("Time waiting for PP/PME imbalance",
+         r"^\s*Part of the total run time spent waiting due to PP/PME imbalance:\s*(?P<v>[0-9.]+)\s*%", "%"),
+    ):
+        figure_of_merit(_name, log_file="{results_file}", fom_regex=_regex, group_name="v", units=_units)
+
+    # mdrun ends a completed run with "Finished mdrun on rank 0" in md.log ("node" up to 4.6);
+    # its stderr has no such line but ends with the performance line, which a crash never reaches.
+    success_criteria("completed", mode="string", file="{results_file}",
+                     match=r"(?:.*Finished mdrun on (?:rank|node) 0|Performance:\s+[0-9])")
+    # GROMACS' error box ("Fatal error:", "Source file:"; 4.x "Source code file:"), a signal that
+    # stopped mdrun early (it still prints its timing, for fewer steps), MPI aborts, crashes.
+    success_criteria("no-errors", mode="string", file="{results_file}",
+                     anti_match=r"(?:Fatal error:|Source (?:code )?file: |.*Received the \w+ signal"
+                                r"|.*MPI_ABORT was invoked|.*Segmentation fault|.*mpirun noticed that process rank)")
+    # A row of energies holding nan or inf (a blown-up system can still reach the end).
+    success_criteria("finite-values", mode="string", file="{results_file}",
+                     anti_match=r"(?i)^(?=.*\b(?:nan|inf)\b)(?:\s+(?:[-+]?\d\.\d+e[-+]\d+|[-+]?nan|[-+]?inf))+\s*$")
+    success_criteria("requested-ranks", mode="string", file="{results_file}",
+                     match=r".*Using {n_ranks} MPI (?:process|thread)")
+
+
+# The builtin's compiler (gcc 9.3) and specs pin a compiler and an Intel MPI; a study renders the
+# system's own (convention item 2).
+del Gromacs.compilers["gcc9"]
+del Gromacs.software_specs["spack_gromacs"]
+del Gromacs.software_specs["impi2018"]

@@ -1,15 +1,23 @@
 import os
 import re
 
-from ramble.appkit import *
 from ramble.app.builtin.namd import Namd as BuiltinNamd
+from ramble.appkit import *
 from ramble.expander import Expander
 from ramble.keywords import keywords
 
+NUM = r"[-+]?[0-9]*\.?[0-9]+(?:[eE][-+]?[0-9]+)?"
 # "Info: Benchmark time:" is the FOM line. NAMD 2.x ends it with days/ns; NAMD 3 in GPU-resident
 # mode prints ns/day there instead (and 0 MB memory), which Ramble's builtin regex does not read.
 BENCHMARK = (r"Info: Benchmark time:\s+(?P<cpus>[0-9]+)\s+CPUs\s+(?P<s_per_step>[0-9.eE+-]+)\s+s/step\s+"
              r"(?P<rate>[0-9.eE+-]+)\s+(?P<unit>days/ns|ns/day)\s+(?P<mem>[0-9.eE+-]+)\s+MB memory")
+# The first estimate, printed before the benchmark lines, in the same layout.
+INITIAL = BENCHMARK.replace("Benchmark time", "Initial time")
+# NAMD 2.15/3.x (outputPerformance): "PERFORMANCE: 500  averaging 34.8074 ns/day, 0.00248223
+# sec/step with standard deviation 0.000148228" (2.15 alpha: no standard deviation).
+PERFORMANCE = (r"^PERFORMANCE:\s+(?P<step>[0-9]+)\s+averaging\s+(?P<nspd>" + NUM + r")\s+ns/day,\s+(?P<sps>"
+               + NUM + r")\s+sec/step(?:\s+with standard deviation\s+(?P<sd>" + NUM + r"))?")
+STARTUP = r"^Info: Finished startup at (?P<t>" + NUM + r") s, (?P<mem>" + NUM + r") MB of memory in use"
 
 
 class Namd(BuiltinNamd):
@@ -25,11 +33,13 @@ class Namd(BuiltinNamd):
 
     maintainers("hpcaas-bench")
 
-    software_spec("charmpp", pkg_spec="charmpp backend=mpi build-target=charm++",
-                  compiler="gcc12", package_manager="spack*")
-    # +ivdep is the T4 axis: set it per experiment in the workspace's software section.
-    software_spec("namd", pkg_spec="namd@3.0 interface=tcl fftw=3", compiler="gcc12",
-                  package_manager="spack*")
+    software_spec("charmpp", pkg_spec="charmpp backend=mpi build-target=charm++", package_manager="spack*")
+    # +ivdep is the T4 axis: set it per experiment in the workspace's software section. NAMD is
+    # licensed: Spack builds it only from the file the recipe names (download_instr) in mirror/.
+    software_spec("namd", pkg_spec="namd@3.0 interface=tcl fftw=3", package_manager="spack*")
+
+    # Every run starts with the banner line "Info: NAMD 2.14 for Linux-x86_64-multicore".
+    run_start_regex = r"^Info: NAMD [0-9][^ ]* for "
 
     executable("execute", "{namd_exe} {namd_flags} {input_file}", use_mpi=True)
 
@@ -58,10 +68,15 @@ class Namd(BuiltinNamd):
 
     log_file_str = Expander.expansion_str(keywords.log_file)
 
-    # Replaces the builtin's "End of program" criterion, which a FATAL ERROR run also prints.
-    success_criteria("Completion", mode="string", match=r".*WallClock:\s+[0-9.]+\s+CPUTime:",
-                     file=log_file_str)
-    success_criteria("No fatal error", mode="string", anti_match=r".*FATAL ERROR", file=log_file_str)
+    # NAMD prints "End of program" (the builtin's criterion) after a FATAL ERROR too; a completed
+    # run ends with its WallClock line.
+    success_criteria("completed", mode="string", match=r".*WallClock:\s+[0-9.]+\s+CPUTime:", file=log_file_str)
+    success_criteria("no-errors", mode="string", file=log_file_str,
+                     anti_match=r".*(?:FATAL ERROR|Charm\+\+ fatal error|Called CmiAbort|MPI_ABORT was invoked"
+                                r"|Segmentation fault)")
+    # Energies NAMD could not compute ("nan" in an ENERGY line) before it gives up on them.
+    success_criteria("finite-values", mode="string", file=log_file_str,
+                     anti_match=r"(?i)^ENERGY:.*\s[-+]?(?:nan|inf)(?:\s|$)")
 
     figure_of_merit("Number of CPUs", log_file=log_file_str, fom_regex=BENCHMARK,
                     group_name="cpus", units="")
@@ -75,10 +90,25 @@ class Namd(BuiltinNamd):
     figure_of_merit("Benchmark nanoseconds per day", log_file=log_file_str,
                     fom_regex=BENCHMARK.replace(r"(?P<unit>days/ns|ns/day)", "ns/day"),
                     group_name="rate", units="ns/day")
+    for _name, _group, _units in (("Initial wall time per step", "s_per_step", "s"),
+                                  ("Initial memory used", "mem", "MB")):
+        figure_of_merit(_name, log_file=log_file_str, fom_regex=INITIAL, group_name=_group, units=_units)
+    figure_of_merit("Initial days per nanosecond", log_file=log_file_str,
+                    fom_regex=INITIAL.replace(r"(?P<unit>days/ns|ns/day)", "days/ns"), group_name="rate", units="days/ns")
+    figure_of_merit("Initial nanoseconds per day", log_file=log_file_str,
+                    fom_regex=INITIAL.replace(r"(?P<unit>days/ns|ns/day)", "ns/day"), group_name="rate", units="ns/day")
+    for _name, _group, _units in (("Performance nanoseconds per day", "nspd", "ns/day"),
+                                  ("Performance seconds per step", "sps", "s"),
+                                  ("Performance step", "step", ""),
+                                  ("Performance seconds per step deviation", "sd", "s")):
+        figure_of_merit(_name, log_file=log_file_str, fom_regex=PERFORMANCE, group_name=_group, units=_units)
+    figure_of_merit("Startup time", log_file=log_file_str, fom_regex=STARTUP, group_name="t", units="s")
+    figure_of_merit("Startup memory", log_file=log_file_str, fom_regex=STARTUP, group_name="mem", units="MB")
 
     def _analyze_experiments(self, workspace, app_inst=None):
         """ns/day of the last benchmark line, whichever unit NAMD printed, for the
-        "Nanoseconds per day" FOM (namd_nspd_stat.out), so NAMD 2 and 3 results compare."""
+        "Nanoseconds per day" FOM (namd_nspd_stat.out), so NAMD 2 and 3 results compare. The
+        builtin's step then rewrites the same value from a days/ns line, or leaves ours."""
         log_path = self.expander.expand_var(self.log_file_str)
         nspd = None
         if os.path.isfile(log_path):
@@ -95,5 +125,15 @@ class Namd(BuiltinNamd):
                 f.write(f"{nspd} ns/day\n")
         elif os.path.exists(stat):
             os.remove(stat)
-        # Skip the builtin's days/ns-only version; run the generic analysis.
-        super(BuiltinNamd, self)._analyze_experiments(workspace)
+        super()._analyze_experiments(workspace, app_inst)
+
+
+# The builtin's "End of program" criterion passes runs that died of a FATAL ERROR ("completed"
+# replaces it); its compiler (gcc 12.2) and Intel MPI spec would pin what a study renders
+# (convention item 2).
+del Namd.success_criteria["Completion"]
+del Namd.compilers["gcc12"]
+del Namd.software_specs["impi2021p8"]
+# The catalog's workload: the smallest real one (507 atoms), though nothing of NAMD runs without
+# its licensed source, so the catalog lists NAMD as skipped on systems without it.
+Namd.workloads["tiny"].add_tag("catalog")

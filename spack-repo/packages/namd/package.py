@@ -27,10 +27,11 @@ class Namd(BuiltinNamd):
     @property
     def download_instr(self):
         version = self.spec.version
+        sha256 = self.versions.get(version, {}).get("sha256", "the one `spack info namd` lists")
         return (
             f"NAMD {version} is licensed and cannot be downloaded by Spack. Register and download "
             f"NAMD_{version}_Source.tar.gz from https://www.ks.uiuc.edu/Development/Download/"
-            f"download.cgi?PackageName=NAMD, then copy it into the project's Spack mirror as "
-            f"mirror/namd/namd-{version}.tar.gz (sha256 must match the recipe), "
-            f"or run `spack install` from the directory that holds NAMD_{version}_Source.tar.gz."
+            f"download.cgi?PackageName=NAMD (sha256 {sha256}), then copy it into the project's "
+            f"Spack mirror as mirror/namd/namd-{version}.tar.gz, or run `spack install` from the "
+            f"directory that holds NAMD_{version}_Source.tar.gz."
         )
