@@ -87,8 +87,11 @@ def preset(doc: dict, study: str, system: str, scale: str) -> dict:
 
 def _name(spec: str) -> str:
     """The name a compiler or MPI has in experiment names and variable names: the package
-    without '-' (Ramble reads '-' inside braces as a minus)."""
-    return spec.split("@")[0].replace("-", "")
+    without '-' (Ramble reads '-' inside braces as a minus), then the value of each key=value
+    variant, so that two builds of one MPI differ (cray-mpich@8.1.25 netmod=ucx: craympich_ucx)."""
+    words = spec.split()
+    values = [w.split("=", 1)[1].replace(",", "_") for w in words[1:] if "=" in w]
+    return "_".join([words[0].split("@")[0].replace("-", ""), *values])
 
 
 def _spack_lists(folder: Path) -> dict:

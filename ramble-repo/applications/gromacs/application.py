@@ -48,6 +48,9 @@ class Gromacs(BuiltinGromacs):
 
     maintainers("hpcaas-bench")
 
+    # A cold Spack build takes ~10 min on two idle cores (20 CPU-minutes): the catalog's slow tier.
+    tags("slow-build")
+
     # 2022.5: Debian ships the same release (its orig tarball has Spack's sha256; make mirror puts
     # it in mirror/), so Spack builds it offline. No variants: the recipe's defaults (+mpi, so the
     # binary is gmx_mpi, the builtin's {gmx}; ~double, mixed precision) are the build the studies
@@ -78,7 +81,6 @@ class Gromacs(BuiltinGromacs):
                                f"<mirror>/gromacs/{_input}.{_ext} in a Ramble mirror")
 
     # Not redirected: its printf lines write the input files; the gmx steps log to water-box.log.
-    # (Not named "water-box": the local-apps study defines a custom executable of that name.)
     _setup_log = ">> {experiment_run_dir}/water-box.log 2>&1"
     executable("make-water-box", use_mpi=False, redirect="", template=[
         _printf(MD_MDP, "{experiment_run_dir}/water.mdp"),
