@@ -54,8 +54,14 @@ def mpi_prefix(name, version, cache: Path) -> Path:
 
 
 def deb_version(package):
+    """The upstream part of an installed package's Debian version, without the epoch
+    ("1:4.9.0-3+b1" -> "4.9.0") and, for a "+really" version (a downgrade packaged as a higher
+    version), the version really packaged ("4.6.0+really4.5.4+ds-3" -> "4.5.4")."""
     out = subprocess.run(["dpkg-query", "-W", "-f=${Version}", package], capture_output=True, text=True)
-    return out.stdout.split("+")[0].split("-")[0] if out.returncode == 0 else None
+    if out.returncode != 0:
+        return None
+    version = out.stdout.split(":", 1)[-1].split("+really")[-1]
+    return version.split("+")[0].split("-")[0]
 
 
 def openblas_external(cache: Path):
