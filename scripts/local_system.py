@@ -207,6 +207,10 @@ def main():
     if blas:
         packages["openblas"] = blas
     packages.update(debian_externals())
+    # Spack prefers zlib-ng for zlib-api and would build it (from a download); Debian's zlib is
+    # the system's, as Debian's MPIs are for mpi.
+    if "zlib" in packages:
+        packages["zlib-api"] = {"buildable": False}
     # Sorted: `spack external find` lists in no fixed order, and the lock cache hashes this file.
     packages_file.write_text(yaml.safe_dump({"packages": dict(sorted(packages.items()))}, sort_keys=False))
 
