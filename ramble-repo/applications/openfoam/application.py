@@ -40,9 +40,9 @@ class Openfoam(BuiltinOpenfoam):
 
     maintainers("hpcaas-bench")
 
-    # 2306: the ESI release of the study's time (SC'23); environments/ pin the same. Systems without
-    # a build of it (this one: Debian's v1912 external) give their own version in the study.
-    software_spec("openfoam", pkg_spec="openfoam@2306", package_manager="spack*")
+    # v1912: the ESI release Debian 12 ships (this machine's external; Spack's builtin builds it from
+    # OpenFOAM-v1912.tgz elsewhere), so the catalog runs here. S1 T7 pins its own, v2306 (SC'23).
+    software_spec("openfoam", pkg_spec="openfoam@1912", package_manager="spack*")
 
     # A run of a workload is several utilities, each with its banner: a run starts with the first
     # utility of a workload (motorBike: surfaceFeatureExtract; pitzDaily: blockMesh).
