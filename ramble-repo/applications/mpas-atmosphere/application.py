@@ -87,24 +87,24 @@ class MpasAtmosphere(ExecutableApplication):
         "sed -i \"s/config_run_duration *=.*/config_run_duration = '{run_duration}'/\" namelist.atmosphere",
         "sed -i \"s/config_physics_suite *=.*/config_physics_suite = '{physics_suite}'/\" namelist.atmosphere",
     ], use_mpi=False)
-    executable("partition", template=["test -f {graph_file}.part.{n_ranks} || {gpmetis} -minconn -contig "
-                                      "-niter=200 {graph_file} {n_ranks}"], use_mpi=False)
+    executable("partition", template=[("test -f {graph_file}.part.{n_ranks} || {gpmetis} -minconn -contig "
+                                      "-niter=200 {graph_file} {n_ranks}")], use_mpi=False)
     executable("execute", "{atmosphere_exe}", use_mpi=True)
 
     # The catalog's case: defaults installed with the model (bin/), renamed to the mesh x1.162.
     executable("idealized-inputs", template=[
-        "cp $(dirname $(command -v {atmosphere_exe}))/namelist.init_atmosphere "
+        ("cp $(dirname $(command -v {atmosphere_exe}))/namelist.init_atmosphere "
         "$(dirname $(command -v {atmosphere_exe}))/streams.init_atmosphere "
         "$(dirname $(command -v {atmosphere_exe}))/namelist.atmosphere "
         "$(dirname $(command -v {atmosphere_exe}))/streams.atmosphere "
-        "$(dirname $(command -v {atmosphere_exe}))/stream_list.atmosphere.* {experiment_run_dir}/",
+        "$(dirname $(command -v {atmosphere_exe}))/stream_list.atmosphere.* {experiment_run_dir}/"),
         "cp {x1_162_grid} {experiment_run_dir}/x1.162.grid.nc",
-        "sed -i 's/x1\\.40962/x1.162/g' namelist.init_atmosphere streams.init_atmosphere namelist.atmosphere "
-        "streams.atmosphere",
-        "sed -i \"s/config_init_case *=.*/config_init_case = 2/; s/config_nvertlevels *=.*/config_nvertlevels = "
-        "{vertical_levels}/\" namelist.init_atmosphere",
-        "sed -i \"s/config_dt *=.*/config_dt = {time_step}/; s/config_len_disp *=.*/config_len_disp = "
-        "{dissipation_length}/\" namelist.atmosphere",
+        ("sed -i 's/x1\\.40962/x1.162/g' namelist.init_atmosphere streams.init_atmosphere namelist.atmosphere "
+        "streams.atmosphere"),
+        ("sed -i \"s/config_init_case *=.*/config_init_case = 2/; s/config_nvertlevels *=.*/config_nvertlevels = "
+        "{vertical_levels}/\" namelist.init_atmosphere"),
+        ("sed -i \"s/config_dt *=.*/config_dt = {time_step}/; s/config_len_disp *=.*/config_len_disp = "
+        "{dissipation_length}/\" namelist.atmosphere"),
     ], use_mpi=False)
     executable("mesh-graph", template=[
         "ncdump -v nEdgesOnCell,cellsOnCell x1.162.grid.nc | awk '" + GRAPH_AWK + "' > {graph_file}",

@@ -75,7 +75,7 @@ class MpasAtmosphere(MpasModel):
         targets = super().target(model, action)
         opt = "-" + self.spec.variants["opt"].value
         flags = [
-            "FFLAGS_OPT={0}".format(" ".join([opt] + self.study_fflags())),
+            "FFLAGS_OPT={}".format(" ".join([opt] + self.study_fflags())),
             f"CFLAGS_OPT={opt}",
             f"CXXFLAGS_OPT={opt}",
             f"LDFLAGS_OPT={opt}",
