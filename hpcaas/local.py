@@ -60,9 +60,14 @@ def mpi_prefix(name, version, cache: Path) -> Path:
 
 
 def deb_version(package):
+    """The upstream part of an installed package's Debian version, without the epoch
+    ("1:4.9.0-3+b1" -> "4.9.0") and, for a "+really" version (a downgrade packaged as a higher
+    version), the version really packaged ("4.6.0+really4.5.4+ds-3" -> "4.5.4")."""
     out = subprocess.run(["dpkg-query", "-W", "-f=${Version}", package], capture_output=True, text=True)
-    # Debian's version is [epoch:]upstream[-revision][+...]: keep the upstream part.
-    return out.stdout.split(":")[-1].split("+")[0].split("-")[0] if out.returncode == 0 else None
+    if out.returncode != 0:
+        return None
+    version = out.stdout.split(":", 1)[-1].split("+really")[-1]
+    return version.split("+")[0].split("-")[0]
 
 
 def openblas_external(cache: Path):
@@ -208,6 +213,10 @@ def main():
     if blas:
         packages["openblas"] = blas
     packages.update(debian_externals())
+    # Spack prefers zlib-ng for zlib-api and would build it (from a download); Debian's zlib is
+    # the system's, as Debian's MPIs are for mpi.
+    if "zlib" in packages:
+        packages["zlib-api"] = {"buildable": False}
     # Sorted: `spack external find` lists in no fixed order, and the lock cache hashes this file.
     packages_file.write_text(yaml.safe_dump({"packages": dict(sorted(packages.items()))}, sort_keys=False))
 

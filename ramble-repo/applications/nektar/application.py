@@ -1,20 +1,29 @@
+import os
+import re
+
 from ramble.appkit import *
 
-NUM = r"[0-9]*\.?[0-9]+(?:[eE][+-]?[0-9]+)?"
+NUM = r"[-+]?[0-9]*\.?[0-9]+(?:[eE][+-]?[0-9]+)?"
 # Printed every IO_InfoSteps steps by Nektar++'s time-stepping solvers (UnsteadySystem).
 STEPS = (r"^\s*Steps:\s*(?P<steps>[0-9]+)\s+Time:\s*(?P<time>" + NUM + r")\s+CPU Time:\s*(?P<cpu>"
          + NUM + r")s")
+# gslib's set-up report of an MPI run: "pairwise times (avg, min, max): 2.58e-06 2.51e-06 2.65e-06".
+GS = r"^\s*(?P<what>pairwise times|crystal router|all reduce|handle bytes|buffer bytes)\s*(?:\(avg, min, max\))?\s*:\s*"
 
 
 class Nektar(ExecutableApplication):
     """Nektar++ spectral/hp element solvers for S5 (PASC'19: an incompressible Navier-Stokes case,
     GNU vs Arm compilers), run as <solver> <session files>.
 
-    The incompressible case is the study's own (not public): put its session file(s) in the
-    workload's input directory, or point session_files elsewhere. Every time-stepping solver of
-    Nektar++ (IncNavierStokesSolver, ADRSolver, CompressibleFlowSolver) prints the same progress
-    and summary lines, from which the figures of merit come: the time-integration time (the loop
-    alone) and the total computation time (with set-up and output).
+    The study's incompressible case is its own (not public): put its session file(s) in the incns
+    workload's input directory, or point session_files elsewhere. The catalog's workload,
+    chanflow_m3, is Nektar++'s own regression case ChanFlow_m3 (2D Poiseuille channel flow,
+    modified basis P=3, 1000 steps of the velocity correction scheme, exact solution known), which
+    the nektar recipe installs to share/nektar/tests. Every time-stepping solver of Nektar++
+    (IncNavierStokesSolver, ADRSolver, CompressibleFlowSolver) prints the same session summary,
+    progress and summary lines, from which the figures of merit come: the time-integration time
+    (the loop alone), the total computation time (with set-up and output) and, when the session
+    defines an exact solution, its L2 and Linf errors.
     """
 
     name = "nektar"
@@ -23,22 +32,30 @@ class Nektar(ExecutableApplication):
 
     tags("cfd", "spectral-element")
 
-    define_compiler("gcc12", pkg_spec="gcc@12.2.0", package_manager="spack*")
-    software_spec("nektar", pkg_spec="nektar@5.5.0 +mpi +ins_solver ~python", compiler="gcc12",
-                  package_manager="spack*")
+    # 5.3.0: the newest release whose commit a snapshot of the repository here carries.
+    software_spec("nektar", pkg_spec="nektar@5.3.0 +mpi +ins_solver ~python", package_manager="spack*")
     required_package("nektar", package_manager="spack*")
 
+    # The session summary's rule opens every run's output.
+    run_start_regex = r"^\s*={30,}\s*$"
+
     executable("execute", "{solver} {solver_flags} {session_files}", use_mpi=True)
+    executable("copy-session", template=["cp {session_source} {experiment_run_dir}/"], use_mpi=False)
 
     workload("incns", executables=["execute"])
+    workload("chanflow_m3", executables=["copy-session", "execute"], tags=["catalog"])
 
-    workload_variable("solver", default="IncNavierStokesSolver", workload="incns",
-                      description="Nektar++ solver binary")
-    workload_variable("session_files", default="{workload_input_dir}/session.xml", workload="incns",
-                      description="Session file(s) (mesh and conditions, space separated); the study's "
-                                  "case is not public: place it here")
-    workload_variable("solver_flags", default="", workload="incns",
-                      description="Solver options (e.g. -v, --io-format Hdf5, -I GlobalSysSoln=...)")
+    for _workload, _session in (("incns", "{workload_input_dir}/session.xml"),
+                                ("chanflow_m3", "{experiment_run_dir}/ChanFlow_m3.xml")):
+        workload_variable("solver", default="IncNavierStokesSolver", workload=_workload,
+                          description="Nektar++ solver binary")
+        workload_variable("session_files", default=_session, workload=_workload,
+                          description="Session file(s) (mesh and conditions, space separated); the study's "
+                                      "case is not public: place it here")
+        workload_variable("solver_flags", default="", workload=_workload,
+                          description="Solver options (e.g. -v, --io-format Hdf5, -I GlobalSysSoln=...)")
+    workload_variable("session_source", default="{nektar_path}/share/nektar/tests/IncNavierStokesSolver/ChanFlow_m3.xml",
+                      workload="chanflow_m3", description="The regression session the nektar package installs")
 
     figure_of_merit("Time-integration time", fom_regex=r"^\s*Time-integration\s*:\s*(?P<seconds>" + NUM + r")s",
                     group_name="seconds", units="s")
@@ -49,11 +66,46 @@ class Nektar(ExecutableApplication):
     figure_of_merit("Steps", fom_regex=STEPS, group_name="steps", units="")
     figure_of_merit("Simulated time", fom_regex=STEPS, group_name="time", units="")
     figure_of_merit("CPU time of the last steps", fom_regex=STEPS, group_name="cpu", units="s")
-    figure_of_merit("Processes", fom_regex=r"^\s*Num\. Processes:\s*(?P<n>[0-9]+)", group_name="n", units="")
     figure_of_merit("L2 error {variable}", fom_regex=r"^\s*L 2 error \(variable (?P<variable>\w+)\)\s*:\s*(?P<error>"
                     + NUM + r")", group_name="error", units="")
+    figure_of_merit("Linf error {variable}", fom_regex=r"^\s*L inf error \(variable (?P<variable>\w+)\)\s*:\s*"
+                    r"(?P<error>" + NUM + r")", group_name="error", units="")
+    # The session summary's numbers.
+    for _name, _label, _units in (("Processes", r"Num\. Processes", ""), ("Spatial dimension", r"Spatial Dim\.", ""),
+                                  ("Expansion dimension", r"Expansion Dim\.", ""),
+                                  ("Max expansion order", r"Max SEM Exp\. Order", ""),
+                                  ("Time step", r"Time Step", ""), ("Number of steps", r"No\. of Steps", ""),
+                                  ("Checkpoint interval", r"Checkpoints \(steps\)", "")):
+        figure_of_merit(_name, fom_regex=r"^\s*" + _label + r":\s*(?P<n>" + NUM + r")\s*$", group_name="n",
+                        units=_units)
+    # gslib's communication set-up (MPI runs): average, minimum and maximum of each measure.
+    for _stat in ("avg", "min", "max"):
+        figure_of_merit("gslib {what} " + _stat,
+                        fom_regex=GS + r"(?P<avg>" + NUM + r")\s+(?P<min>" + NUM + r")\s+(?P<max>" + NUM + r")\s*$",
+                        group_name=_stat, units="")
+    figure_of_merit("gslib unique labels shared", fom_regex=r"^\s*gs_setup:\s*(?P<n>[0-9]+) unique labels shared",
+                    group_name="n", units="")
+    # The output write of the last checkpoint or field file: "Writing: "x.fld" (0.0113s, XML)".
+    figure_of_merit("Last write time", fom_regex=r'^\s*Writing: ".*" \((?P<seconds>' + NUM + r")s, \w+\)",
+                    group_name="seconds", units="s")
 
-    success_criteria("finished", mode="string", match=r"^\s*Total Computation Time", file="{log_file}")
+    success_criteria("completed", mode="string", match=r"^\s*Total Computation Time", file="{log_file}")
     # Nektar++ reports errors as "Fatal : Level 0 assertion violation" (and NaN checks as errors).
-    success_criteria("no-fatal-error", mode="string", anti_match=r".*(Level 0 assertion violation|Nektar\+\+ error)",
-                     file="{log_file}")
+    success_criteria("no-errors", mode="string", file="{log_file}",
+                     anti_match=r".*(Level 0 assertion violation|Nektar\+\+ error|NaN found|Segmentation fault|"
+                                r"exited on signal|MPI_ABORT|BAD TERMINATION)")
+    success_criteria("finite-values", mode="string", file="{log_file}",
+                     anti_match=r"^\s*(Steps:|L 2 error|L inf error|Time-integration).*\b(nan|-nan|inf|NaN)\b")
+
+    def evaluate_success(self):
+        """requested-processes (Ramble's application-function criterion): a parallel run names its
+        process count in the session summary ("Num. Processes: 2"); a serial one prints none."""
+        n_ranks = self.expander.expand_var("{n_ranks}")
+        if not n_ranks.isdigit():
+            return True
+        log = self.expander.expand_var("{log_file}")
+        if not os.path.isfile(log):
+            return False
+        with open(log, errors="replace") as f:
+            found = re.findall(r"^\s*Num\. Processes:\s*([0-9]+)", f.read(), re.MULTILINE)
+        return (found[-1] if found else "1") == n_ranks

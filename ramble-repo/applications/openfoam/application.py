@@ -1,41 +1,52 @@
 import os
+import re
 
-from ramble.appkit import *
 from ramble.app.builtin.openfoam import Openfoam as BuiltinOpenfoam
+from ramble.appkit import *
 
+NUM = r"[-+]?[0-9]*\.?[0-9]+(?:[eE][+-]?[0-9]+)?"
 # Every OpenFOAM utility opens its log with a banner naming itself ("Exec   : simpleFoam -parallel");
 # the lines after it belong to that utility.
 BANNER = r"^Exec\s+:\s+(?P<application>\S+)"
 # Printed after each solver iteration; the last one of a utility is its total.
-TIMES = r"^ExecutionTime\s*=\s*(?P<exec_time>[0-9.eE+-]+)\s+s\s+ClockTime\s*=\s*(?P<clock_time>[0-9.eE+-]+)\s+s"
+TIMES = r"^ExecutionTime\s*=\s*(?P<exec_time>" + NUM + r")\s+s\s+ClockTime\s*=\s*(?P<clock_time>" + NUM + r")\s+s"
+CONTINUITY = (r"^time step continuity errors : sum local = (?P<local>" + NUM + r"), global = (?P<global>" + NUM
+              + r"), cumulative = (?P<cumulative>" + NUM + r")")
+DECOMPOSED_CELLS = r"^Max number of cells = (?P<max>[0-9]+) \((?P<imbalance>" + NUM + r")% above average (?P<avg>" + NUM + r")\)"
 
 
 class Openfoam(BuiltinOpenfoam):
-    """OpenFOAM (ESI) motorBike for S1 (HPCaaS-Bench T7: srun binding x distribution): blockMesh,
-    snappyHexMesh, decomposePar, potentialFoam, simpleFoam, as in Ramble's builtin workloads.
+    """OpenFOAM (ESI): motorBike for S1 (HPCaaS-Bench T7: srun binding x distribution) - blockMesh,
+    snappyHexMesh, decomposePar, potentialFoam, simpleFoam, as in Ramble's builtin workloads - and
+    the pitzDaily tutorial (simpleFoam, 12,225 cells, to convergence), the catalog's workload.
 
-    The cell count is the workload variable mesh_size (the background blockMesh): "(20 8 8)" is
-    the tutorial's; Ramble's own sizes are (100 40 40) for ~20M and (130 52 52) for ~42M cells;
-    the study's 10M cells are between (80 32 32) and (100 40 40); "(10 4 4)" gives 65,955 cells
-    (one rank: snappyHexMesh 27 s on this machine). The pipeline runs every utility with
-    -parallel, and OpenFOAM stops a parallel run on one rank ("attempt to run parallel on 1
-    processor"): run it on 2 ranks or more.
+    The cell count of motorBike is the workload variable mesh_size (the background blockMesh):
+    "(20 8 8)" is the tutorial's; Ramble's own sizes are (100 40 40) for ~20M and (130 52 52) for
+    ~42M cells; the study's 10M cells are between (80 32 32) and (100 40 40); "(10 4 4)" gives
+    65,955 cells. That pipeline runs every utility with -parallel, and OpenFOAM stops a parallel
+    run on one rank ("attempt to run parallel on 1 processor"): run it on 2 ranks or more.
+    pitzdaily runs serially on one rank and decomposed (decomposePar, method simple) on more.
 
-    Differs from Ramble's builtin: a pinned Spack spec; per-utility execution and clock times,
-    told apart by each utility's banner (the builtin's "simpleFoam Time" and "potentialFoam
-    Time" read the last ExecutionTime of a file, whichever utility wrote it, so they are
-    replaced); and success means every utility of the study reached its "End" line with no FOAM
-    FATAL ERROR (the builtin looks for "Finalising parallel run", which a crashed simpleFoam can
-    lack while snappyHexMesh has it, and which serial runs never print).
+    Each utility writes log.<utility>; the analysis joins them, in the order the workload ran
+    them, into results_file, where each utility's banner opens its context. Differs from Ramble's
+    builtin: a pinned Spack spec and no compiler; per-utility execution and clock times (the
+    builtin's "simpleFoam Time" and "potentialFoam Time" read the last ExecutionTime of a file,
+    whichever utility wrote it); success means every utility reached its "End" line, with no
+    FOAM FATAL error, crash or NaN (the builtin looks for "Finalising parallel run", which a
+    crashed simpleFoam can lack while snappyHexMesh has it, and which serial runs never print).
     """
 
     name = "openfoam"
 
     maintainers("hpcaas-bench")
 
-    define_compiler("gcc12", pkg_spec="gcc@12.2.0", package_manager="spack*")
-    # 2306: the ESI release of the study's time (SC'23); environments/ pin the same.
-    software_spec("openfoam", pkg_spec="openfoam@2306", compiler="gcc12", package_manager="spack*")
+    # v1912: the ESI release Debian 12 ships (this machine's external; Spack's builtin builds it from
+    # OpenFOAM-v1912.tgz elsewhere), so the catalog runs here. S1 T7 pins its own, v2306 (SC'23).
+    software_spec("openfoam", pkg_spec="openfoam@1912", package_manager="spack*")
+
+    # A run of a workload is several utilities, each with its banner: a run starts with the first
+    # utility of a workload (motorBike: surfaceFeatureExtract; pitzDaily: blockMesh).
+    run_start_regex = r"^Exec\s+:\s+(surfaceFeatureExtract|surfaceFeatures|blockMesh)\b"
 
     for _workload in ("motorbike", "motorbike_20m", "motorbike_42m"):
         # Not {n_ranks}: the snappyHexMesh executable sets n_ranks to this variable.
@@ -52,42 +63,120 @@ class Openfoam(BuiltinOpenfoam):
                           description="Flags for potentialFoam (-writephi: write the flux simpleFoam "
                                       "starts from)")
 
-    # The utilities of the study, each writing log.<executable> in the run directory.
-    STUDY_LOGS = ("blockMesh", "decomposePar2", "snappyHexMesh", "potentialFoam", "simpleFoam")
+    # pitzDaily: the tutorial as shipped (its controlDict and fvSolution: SIMPLE until the residuals
+    # fall below their controls, 282-285 iterations), decomposed along x when on more than one rank.
+    executable("pitzdaily_case", template=[("cp -r {input_path}/0 {input_path}/constant {input_path}/system "
+                                           "{experiment_run_dir}/")], use_mpi=False)
+    # The tutorials' decomposeParDict next door (hierarchical), split along x into n_ranks parts.
+    executable("pitzdaily_decomposition", template=[
+        "cp {decomposition_dict} {experiment_run_dir}/system/decomposeParDict",
+        'foamDictionary -entry numberOfSubdomains -set "{n_ranks}" system/decomposeParDict',
+        'foamDictionary -entry coeffs/n -set "({n_ranks} 1 1)" system/decomposeParDict',
+        "if [ {n_ranks} -gt 1 ]; then decomposePar -force; fi",
+    ], use_mpi=False, redirect="{experiment_run_dir}/log.decomposePar")
+    # -parallel only when decomposed: one rank runs the serial solver under the launcher.
+    executable("pitzdaily_solver", template=["{solver} $([ {n_ranks} -gt 1 ] && echo -parallel) {solver_flags}"],
+               use_mpi=True, redirect="{experiment_run_dir}/log.{solver}")
+    workload("pitzdaily", executables=["clean", "pitzdaily_case", "blockMesh", "pitzdaily_decomposition",
+                                       "pitzdaily_solver"], tags=["catalog"])
+    workload_variable("input_path", default="$FOAM_TUTORIALS/incompressible/simpleFoam/pitzDaily",
+                      workload="pitzdaily", description="The tutorial case (Debian: openfoam-examples)")
+    workload_variable("solver", default="simpleFoam", workload="pitzdaily", description="Solver of the case")
+    workload_variable("decomposition_dict",
+                      default="$FOAM_TUTORIALS/incompressible/simpleFoam/pitzDailyExptInlet/system/decomposeParDict",
+                      workload="pitzdaily", description="A decomposeParDict to start from (its method's coeffs/n "
+                                                        "is set to (n_ranks 1 1))")
+    workload_variable("solver_flags", default="", workload="pitzdaily", description="Extra solver options")
 
-    log_all = os.path.join("{experiment_run_dir}", "log.openfoam")
+    for _workload in ("motorbike", "motorbike_20m", "motorbike_42m", "pitzdaily"):
+        workload_variable("results_file", default="{experiment_run_dir}/log.openfoam", workload=_workload,
+                          description="Every utility's log, joined in the order the workload ran them")
 
     figure_of_merit_context("application", regex=BANNER, output_format="{application}")
-    figure_of_merit("Execution time", log_file=log_all, fom_regex=TIMES, group_name="exec_time",
+    figure_of_merit("Execution time", log_file="{results_file}", fom_regex=TIMES, group_name="exec_time",
                     units="s", contexts=["application"])
-    figure_of_merit("Clock time", log_file=log_all, fom_regex=TIMES, group_name="clock_time",
+    figure_of_merit("Clock time", log_file="{results_file}", fom_regex=TIMES, group_name="clock_time",
                     units="s", contexts=["application"])
-    # simpleFoam's last pseudo-time is the number of SIMPLE iterations it ran (deltaT 1).
-    figure_of_merit("Last time step", log_file=log_all, fom_regex=r"^Time = (?P<time>[0-9.eE+-]+)\s*$",
+    # A solver's last pseudo-time is the number of SIMPLE iterations it ran (deltaT 1).
+    figure_of_merit("Last time step", log_file="{results_file}", fom_regex=r"^Time = (?P<time>" + NUM + r")\s*$",
                     group_name="time", units="", contexts=["application"])
-    figure_of_merit("Processes", log_file=log_all, fom_regex=r"^nProcs\s*:\s*(?P<nprocs>[0-9]+)",
+    figure_of_merit("Processes", log_file="{results_file}", fom_regex=r"^nProcs\s*:\s*(?P<nprocs>[0-9]+)",
                     group_name="nprocs", units="", contexts=["application"])
+    figure_of_merit("Converged iterations", log_file="{results_file}",
+                    fom_regex=r"^(SIMPLE|PIMPLE) solution converged in (?P<n>[0-9]+) iterations",
+                    group_name="n", units="", contexts=["application"])
+    for _name, _group in (("Continuity error local", "local"), ("Continuity error global", "global"),
+                          ("Continuity error cumulative", "cumulative")):
+        figure_of_merit(_name, log_file="{results_file}", fom_regex=CONTINUITY, group_name=_group, units="",
+                        contexts=["application"])
+    # blockMesh's and checkMesh's mesh sizes.
+    figure_of_merit("Cells", log_file="{results_file}", fom_regex=r"^\s+(nCells:|cells:)\s+(?P<n>[0-9]+)\s*$",
+                    group_name="n", units="", contexts=["application"])
+    figure_of_merit("Processor faces", log_file="{results_file}",
+                    fom_regex=r"^Number of processor faces = (?P<n>[0-9]+)\s*$", group_name="n", units="",
+                    contexts=["application"])
+    for _name, _group, _units in (("Max cells per processor", "max", ""), ("Cell imbalance", "imbalance", "%"),
+                                  ("Average cells per processor", "avg", "")):
+        figure_of_merit(_name, log_file="{results_file}", fom_regex=DECOMPOSED_CELLS, group_name=_group,
+                        units=_units, contexts=["application"])
 
-    # Same names as the builtin's criteria, so these replace them.
-    for _stage in STUDY_LOGS:
-        _log = os.path.join("{experiment_run_dir}", f"log.{_stage}")
-        success_criteria(f"{_stage}_completed", mode="string", match=r"^End\s*$", file=_log)
-        success_criteria(f"{_stage}_no_fatal_error", mode="string", anti_match=r".*FOAM FATAL", file=_log)
+    # forceCoeffs' table after each iteration (motorBike): v1912 "    Cd       : 0.41\t(pressure: ...",
+    # v2312 "    Cd:\t0.41\t<pressure>\t<viscous>\t<internal>"; the total, the last iteration's.
+    figure_of_merit("Force coefficient {coefficient}", log_file="{results_file}",
+                    fom_regex=r"^\s+(?P<coefficient>C[dlsm][A-Za-z]*(?:\([fr]\))?)\s*:\s*(?P<total>" + NUM + r")(\s|$)",
+                    group_name="total", units="", contexts=["application"])
+
+    # Named after what they check; the builtin's criteria (per-file "Finalising parallel run") are
+    # removed below. Whether every utility, not only some, reached "End" is evaluate_success's.
+    success_criteria("completed", mode="string", match=r"^End\s*$", file="{results_file}")
+    success_criteria("no-errors", mode="string", file="{results_file}",
+                     anti_match=r".*(FOAM FATAL|FOAM aborting|Process received signal|exited on signal|"
+                                r"Segmentation fault|MPI_ABORT|BAD TERMINATION)")
+    success_criteria("finite-values", mode="string", file="{results_file}",
+                     anti_match=r"^(.*residual|ExecutionTime|time step continuity errors).*=\s*[-+]?(nan|inf)\b")
 
     def _prepare_analysis(self, workspace, app_inst=None):
-        """Join the utilities' logs, in the order the workload ran them, into log.openfoam, where
-        each utility's banner opens its context (a figure of merit reads one file)."""
+        """Join the utilities' logs, in the order the workload ran them, into results_file (a
+        figure of merit reads one file). Without any of them (a log from elsewhere placed at
+        results_file), results_file is left as it is."""
         super()._prepare_analysis(workspace, app_inst)
-        run_dir = self.expander.expand_var("{experiment_run_dir}")
-        workload = self.workloads[self.expander.expand_var("{workload_name}")]
-        logs = [os.path.join(run_dir, f"log.{name}") for name in workload.executables]
-        with open(os.path.join(run_dir, "log.openfoam"), "w") as joined:
+        logs = []
+        for name in self.workloads[self.expander.expand_var("{workload_name}")].executables:
+            redirect = self.expander.expand_var(self.executables[name].redirect or "")
+            if os.path.basename(redirect).startswith("log.") and redirect not in logs:
+                logs.append(redirect)
+        if not any(os.path.isfile(log) for log in logs):
+            return
+        with open(self.expander.expand_var("{results_file}"), "w") as joined:
             for log in logs:
                 if os.path.isfile(log):
                     with open(log, errors="replace") as part:
                         joined.write(part.read())
 
+    def evaluate_success(self):
+        """Every utility of the log reached its "End": a crash or a stop after the banner leaves
+        its part without one (named criteria read one line at a time)."""
+        path = self.expander.expand_var("{results_file}")
+        if not os.path.isfile(path):
+            return False
+        with open(path, errors="replace") as f:
+            parts = re.split(BANNER, f.read(), flags=re.MULTILINE)
+        # re.split with a group: [before, name1, text1, name2, text2, ...]
+        texts = parts[2::2]
+        return bool(texts) and all(re.search(r"^End\s*$", text, re.MULTILINE) for text in texts)
+
 
 # The builtin's per-file times (see the class docstring); "Execution time" per utility replaces them.
-for _fom in ("simpleFoam Time", "potentialFoam Time"):
+# Its "<utility> Ranks" restate the experiment's variables whatever ran (pitzdaily has no
+# potentialFoam); "Processes" is read from each utility's banner instead.
+for _fom in ("simpleFoam Time", "potentialFoam Time", "snappyHexMesh Ranks", "simpleFoam Ranks", "potentialFoam Ranks"):
     Openfoam.figures_of_merit.pop(_fom, None)
+# The builtin's criteria read log.snappyHexMesh and log.simpleFoam, which pitzdaily does not write,
+# and accept a crashed simpleFoam whose "Finalising parallel run" another utility printed.
+for _criterion in ("snappyHexMesh_completed", "simpleFoam_completed"):
+    Openfoam.success_criteria.pop(_criterion, None)
+# No compiler in an application (the study's or the catalog's spec names it).
+for _compiler in list(Openfoam.compilers):
+    del Openfoam.compilers[_compiler]
+for _spec in ("impi2018",):
+    Openfoam.software_specs.pop(_spec, None)

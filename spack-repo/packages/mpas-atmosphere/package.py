@@ -1,3 +1,6 @@
+import glob
+import os
+
 from spack.package import *
 from spack.pkg.builtin.mpas_model import MpasModel
 
@@ -24,6 +27,12 @@ class MpasAtmosphere(MpasModel):
     mpas-model recipe, plus the HPCaaS-Bench T8 axes: compiler (Spack's own %gcc, %intel, %cce)
     x optimisation level (opt=O3 or Ofast), each compiler with the study's flags.
 
+    Not built on the development machine: the builtin's resource MPAS-Data (the WRF physics
+    tables the build checks for, tag v7.0) cannot be checked out there, its snapshot lacking one
+    file (atmosphere/physics_wrf/files/CAM_ABS_DATA.DBL); and ParallelIO 2.6.2 is a GitHub archive
+    (a download). MPAS' own compile is ~15-30 min on 2 cores (both cores: init_atmosphere, then
+    atmosphere, each ~400 Fortran files) when those are at hand.
+
     MPAS' Makefile writes its flags into each build target ("FFLAGS_OPT = -O3 ..." inside
     gfortran:, ifort:, ...); the builtin recipe rewrites those lines (patch_makefile), and this
     one rewrites the optimisation flags the same way. GNU at -Ofast segfaults at run time in the
@@ -31,6 +40,14 @@ class MpasAtmosphere(MpasModel):
     """
 
     maintainers("hpcaas-bench")
+
+    # 7.3 from the upstream repository at the release's commit (the tag v7.3 points to it): `git
+    # archive --prefix=MPAS-Model-7.3/ v7.3 | gzip -n` is byte for byte the builtin's tarball (its
+    # sha256 a6a95709...). Only src/ and the top-level files are checked out: the repository's
+    # history is 1.6 GB; the build reads src/ and the Makefile.
+    git = "https://github.com/MPAS-Dev/MPAS-Model.git"
+    version("7.3", commit="09bb84c6b239c112103758bd31b707f0f9e56c0d")
+    git_sparse_paths = ("src",)
 
     variant("opt", default="O3", values=("O3", "Ofast"), multi=False,
             description="Optimisation level of the Fortran, C and C++ code (S1 T8)")
@@ -46,11 +63,19 @@ class MpasAtmosphere(MpasModel):
             flags += PROMOTION_FFLAGS.get(family, [])
         return flags
 
+    def install(self, spec, prefix):
+        """Also the atmosphere core's default namelist and streams (the builtin installs the init
+        core's only), so that a run can start from them (the catalog's idealized case does)."""
+        for name in ["namelist.atmosphere", "streams.atmosphere"] + glob.glob("stream_list.atmosphere.*"):
+            if os.path.isfile(name):
+                copy(name, "bin")
+        super().install(spec, prefix)
+
     def target(self, model, action):
         targets = super().target(model, action)
         opt = "-" + self.spec.variants["opt"].value
         flags = [
-            "FFLAGS_OPT={0}".format(" ".join([opt] + self.study_fflags())),
+            "FFLAGS_OPT={}".format(" ".join([opt] + self.study_fflags())),
             f"CFLAGS_OPT={opt}",
             f"CXXFLAGS_OPT={opt}",
             f"LDFLAGS_OPT={opt}",

@@ -8,6 +8,11 @@ class Openfoam(BuiltinOpenfoam):
     """OpenFOAM (ESI), as Spack's builtin recipe, also usable as an external of Debian's openfoam
     package (S1 T7 builds the pinned release; this machine runs Debian's v1912).
 
+    Not built here: Allwmake of v2312 took 1 h 03 min on 32 cores of an AMD EPYC node (EasyBuild's
+    log in github.com/parsavares/HPCSE_End_Project, OpenFOAM-v2312-foss-2023a-2533383.out), i.e.
+    ~30 core-hours, so 15 h or more on this machine's 2 cores (shared). Debian's binary is built
+    against Open MPI only (libPstream links libmpi.so.40): it runs ^openmpi, never ^mpich.
+
     The builtin recipe expects an installation tree with etc/bashrc at the prefix. Debian's
     package puts the binaries in /usr/bin and the project tree in /usr/share/openfoam, whose
     bashrc calls helpers Debian does not ship (bin/foamEtcFile). For an external at prefix /usr,

@@ -1,6 +1,6 @@
 from spack.package import *
 from spack.pkg.builtin.openradioss_engine import OpenradiossEngine as BuiltinOpenradiossEngine
-from spack.pkg.hpcaas.openradioss import COMMIT
+from spack.pkg.hpcaas.openradioss import COMMIT, SPARSE_PATHS, check_extlib
 
 
 class OpenradiossEngine(BuiltinOpenradiossEngine):
@@ -11,3 +11,8 @@ class OpenradiossEngine(BuiltinOpenradiossEngine):
     maintainers("hpcaas-bench")
 
     version("20230701", commit=COMMIT)
+    git_sparse_paths = SPARSE_PATHS
+
+    @run_before("cmake")
+    def extlib_is_not_lfs_pointers(self):
+        check_extlib(self.stage.source_path)

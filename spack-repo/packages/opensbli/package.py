@@ -1,3 +1,6 @@
+import os
+import re
+
 from spack.package import *
 
 # OPS_COMPILER selects a section of OPS' and the benchmark's Makefiles (flags, compiler names).
@@ -22,6 +25,9 @@ class Opensbli(MakefilePackage):
 
     # The last change to apps/OpenSBLI/source (2023-02-02; halo partitioning fixes of 2021).
     version("2023.02.02", commit="8ca70bbd93b4840a63a4d62471cffc3dbbbbd94d")
+    # Only the benchmark: the repository also holds thousands of result files of every benchmark
+    # (Spack clones without blobs, then checks out this directory and the top-level files).
+    git_sparse_paths = ("apps/OpenSBLI/source",)
 
     variant("openmp", default=False, description="Also build OpenSBLI_mpi_openmp (MPI x OpenMP)")
 
@@ -42,7 +48,6 @@ class Opensbli(MakefilePackage):
         spec = self.spec
         return [
             f"OPS_COMPILER={OPS_COMPILER.get(spec.compiler.name, 'gnu')}",
-            "OPS_INSTALL_PATH={0}".format(join_path(self.stage.source_path, self.source_dir, "OPS", "ops")),
             f"MPI_INSTALL_PATH={spec['mpi'].prefix}",
             f"HDF5_INSTALL_PATH={spec['hdf5'].prefix}",
             # The Makefiles expect $(MPI_INSTALL_PATH)/bin/mpiCC; use the MPI's own wrappers.
@@ -52,7 +57,25 @@ class Opensbli(MakefilePackage):
             f"OMPFLAGS={self.compiler.openmp_flag}",
         ]
 
+    def check_hdf5_mpi(self):
+        """Spack 0.23 externals have no dependencies, so an external parallel HDF5 (Debian's, built
+        against one MPI flavour) can be paired with another MPI: the link would mix two MPIs.
+        Debian's libhdf5.settings names its flavour; stop with the fix when it is not this MPI."""
+        settings = join_path(self.spec["hdf5"].prefix.lib, "libhdf5.settings")
+        if not os.path.isfile(settings):
+            return
+        with open(settings, errors="replace") as f:
+            flavour = re.search(r"^\s*Flavor name:\s*(\S+)", f.read(), re.MULTILINE)
+        mpi = self.spec["mpi"].name
+        if flavour and flavour.group(1) != mpi:
+            raise InstallError(
+                f"{settings}: 'Flavor name: {flavour.group(1)}': this HDF5 is built with "
+                f"{flavour.group(1)}, not {mpi}",
+                long_msg=f"Give Spack an HDF5 built with {mpi} (an external of its own in "
+                         f"packages.yaml, or a buildable hdf5 +mpi) to build opensbli ^{mpi}.")
+
     def build(self, spec, prefix):
+        self.check_hdf5_mpi()
         variables = self.make_variables()
         with working_dir(join_path(self.source_dir, "OPS", "ops", "c")):
             make("core", "mpi", *variables, parallel=False)
@@ -61,8 +84,11 @@ class Opensbli(MakefilePackage):
         # (no -O3 at all); UoB-HPC's scripts passed these.
         if OPS_COMPILER.get(spec.compiler.name, "gnu") == "gnu":
             variables.append("CCFLAGS=-O3 -fPIC -DUNIX -Wall")
+        # In the environment, not on the command line: the benchmark's Makefile appends to it
+        # (OPS_INSTALL_PATH := $(OPS_INSTALL_PATH)/c), which a command-line value would override.
+        ops = join_path(self.stage.source_path, self.source_dir, "OPS", "ops")
         with working_dir(join_path(self.source_dir, "Benchmark")):
-            make(*targets, *variables, parallel=False)
+            make(*targets, *variables, parallel=False, extra_env={"OPS_INSTALL_PATH": ops})
 
     def install(self, spec, prefix):
         mkdirp(prefix.bin)
