@@ -166,7 +166,12 @@ def study_doc(system: str, tier: str = "all") -> dict:
         app, spec = e["application"], e["spec"]
         if e["built_by"] == "spack":
             spec += " %{compiler_spec}" + (" ^{mpi_spec}" if e["mpi"] else "")
-        if e["mpi"]:
+        if e["mpi"] and e["built_by"] == "debian":
+            # A Debian binary is linked to one MPI (the system's default, Debian's own): no MPI axis.
+            name, env = f"{app}-{{mpi}}-{{n_ranks}}ranks", e["package"]
+            variables = {"n_ranks": e["ranks"], "n_threads": "1", "env_name": env}
+            matrix = ["n_ranks"]
+        elif e["mpi"]:
             name, env = f"{app}-{{mpi}}-{{n_ranks}}ranks", f"{e['package']}-{{mpi}}"
             variables = {"mpi": ["openmpi"], "n_ranks": e["ranks"], "n_threads": "1", "env_name": env}
             matrix = ["mpi", "n_ranks"]
