@@ -34,16 +34,20 @@ def local(rel):
     return yaml.safe_load((ROOT / "configs/local" / rel).read_text())
 
 
+def environment_spec():
+    """The HPCToolkit spec environments/hpctoolkit builds."""
+    return yaml.safe_load((ENVIRONMENT / "spack.yaml").read_text())["spack"]["specs"][0]["matrix"][0][0]
+
+
 def hpctoolkit_prefix() -> Path:
-    """Install prefix of the environment's HPCToolkit spec, or the test fails saying how to build it."""
-    spec = yaml.safe_load((ENVIRONMENT / "spack.yaml").read_text())["spack"]["specs"][0]["matrix"][0][0]
+    """Install prefix of the environment's HPCToolkit, or the test fails saying how to build it."""
+    spec = environment_spec()
     proc = run(f"spack find --format '{{prefix}}' {shlex.quote(spec)}", check=False)
     prefixes = proc.stdout.split()
     if proc.returncode != 0 or not prefixes:
-        pytest.fail(f"HPCToolkit is not installed ({spec}: {proc.stderr.strip() or 'no such spec installed'}); "
-                    "build it with `. ./setup-env.sh && spack -e environments/hpctoolkit install` "
-                    "(Dyninst, Intel XED, libmonitor and HPCToolkit from source; the install tree is shared, "
-                    "so once is enough)")
+        pytest.fail(f"HPCToolkit ({spec}) is not installed: build it with `. ./setup-env.sh && "
+                    "spack -e environments/hpctoolkit install` (Dyninst, Intel XED, libmonitor and "
+                    "HPCToolkit from source; Spack's install tree is shared, so once is enough)")
     return Path(prefixes[0])
 
 
@@ -127,5 +131,4 @@ def test_report_names_the_mpi_share(profiled):
 def test_modifier_uses_the_environments_hpctoolkit():
     """What the Ramble modifier adds to a study's environment is what environments/hpctoolkit builds."""
     modifier = (ROOT / "ramble-repo/modifiers/hpctoolkit/modifier.py").read_text()
-    spec = yaml.safe_load((ENVIRONMENT / "spack.yaml").read_text())["spack"]["specs"][0]["matrix"][0][0]
-    assert re.search(r'pkg_spec="([^"]*)"', modifier)[1] == spec
+    assert re.search(r'pkg_spec="([^"]*)"', modifier)[1] == environment_spec()

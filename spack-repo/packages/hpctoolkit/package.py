@@ -4,18 +4,20 @@ from spack.package import *
 from spack.pkg.builtin.hpctoolkit import AutotoolsBuilder as BuiltinAutotoolsBuilder
 from spack.pkg.builtin.hpctoolkit import Hpctoolkit as BuiltinHpctoolkit
 
-# The user manual: a 4+ MiB PDF that a partial mirror of the repository (one that keeps files
-# below a size limit, as the snapshots this project builds from offline do) lacks.
+# Files of the repository that a partial mirror of it lacks (one keeping files below 4 MiB, as
+# the snapshots this project builds from offline do): the user manual, a PDF, and test data of
+# the Meson test suite (tests2/), which the autotools build does not use.
 MANUAL = "doc/HPCToolkit-users-manual.pdf"
+TOO_LARGE = [MANUAL, "tests2/data/meas/*/structs/libhpcrun.so.hpcstruct"]
 
 
 class Hpctoolkit(BuiltinHpctoolkit):
     """HPCToolkit as Spack's builtin recipe, from the GitHub mirror of its GitLab repository
     (same commits), buildable against a Debian /usr (multiarch library directories).
 
-    The checkout leaves out the user manual (doc/ is restored from the pinned commit without
-    it) and tests2/ (data of the Meson test suite, unused by the autotools build), the only
-    paths with files of 4 MiB or more: the build and the installed tools are upstream's.
+    The checkout leaves out the user manual and the tests2/ structure files (TOO_LARGE), so
+    that a mirror without them serves it; the build and the installed tools are upstream's,
+    less the manual.
     """
 
     maintainers("hpcaas-bench")
@@ -25,18 +27,14 @@ class Hpctoolkit(BuiltinHpctoolkit):
     version("2024.01.1", commit="0672b9a9a2a1e3846c5e2059fb73a07a129f22cd")  # tag 2024.01.1
     version("2023.08.1", commit="753a72affd584a5e72fe153d1e8c47a394a3886e")  # tag 2023.08.1
 
-    # Cone mode: the top-level files and these directories; doc/ comes back in patch().
-    git_sparse_paths = [".ci.predeps", ".e4s", ".gitlab", "ci", "config", "lib", "meson", "spack",
-                        "src", "subprojects", "tests", "tools"]
+    # Spack runs `git sparse-checkout set <these> --cone`: cone mode takes whole directories
+    # only, and the manual sits beside files the build needs (doc/FORMATS.md, doc/METRICS.yaml).
+    # So: gitignore-style patterns (--no-cone), everything but TOO_LARGE, and a final "--" that
+    # makes Spack's trailing "--cone" one more pattern (one that matches no file).
+    git_sparse_paths = ["--no-cone", "/*", *(f"!/{path}" for path in TOO_LARGE), "--"]
 
     @when("@2023:")
     def patch(self):
-        # hpcprof embeds doc/FORMATS.md and doc/METRICS.yaml; doc/man has the man pages.
-        git = which("git", required=True)
-        tar = which("tar", required=True)
-        archive = join_path(self.stage.path, "hpctoolkit-doc.tar")
-        git("archive", "-o", archive, "HEAD", "--", "doc", f":(exclude){MANUAL}")
-        tar("-xf", archive)
         filter_file(r"^dist_wwwmanual_DATA\s*=.*$", "dist_wwwmanual_DATA =", "doc/Makefile.am")
 
 
