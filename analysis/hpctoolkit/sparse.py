@@ -3,8 +3,7 @@ hatchet's `from_hpctoolkit_latest` reader, keeping two things that reader drops:
 and source file of each function node, and who the profiles are (rank and thread of each).
 
 hatchet reads the summary profile (values summed over all profiles): one row per calling-context
-node, with `time (inc)` (HPCToolkit's "execution" scope) and `time` (the "function" scope: time
-in the function's own code, its loops and lines included, its callees not).
+node, with `time (inc)` (HPCToolkit's "execution" scope) and `time` (its "function" scope).
 """
 
 import os
@@ -49,21 +48,24 @@ def read_sparse(path):
 def sparse_times(gf, is_mpi):
     """(inclusive, exclusive, file) per (function, module, in_mpi) key, in metric units.
 
-    A function's exclusive time is its function nodes' own `time`; loops and lines below a
-    function are part of it already. Inclusive time counts each call path once: a function
-    called under itself adds only its outermost instance. Time no function node holds (samples
-    hpcprof attributes to the entry itself) goes to "<no procedure>".
+    A function node's exclusive time is its inclusive time less that of the function nodes
+    nearest below it (through its loops and lines): so exclusive times add up to the total even
+    where hpcprof leaves a node's own "function"-scope value out (seen in Open MPI's libraries).
+    Inclusive time counts each call path once: a function called under itself adds only its
+    outermost instance. Time above any function node goes to "<no procedure>".
     """
     from collections import Counter, defaultdict
 
-    df = gf.dataframe.fillna({"time": 0.0, "time (inc)": 0.0})
-    inc, exc = df["time (inc)"].to_dict(), df["time"].to_dict()
+    df = gf.dataframe.fillna({"time (inc)": 0.0})
+    inc = df["time (inc)"].to_dict()
     inclusive, exclusive, files = defaultdict(float), defaultdict(float), defaultdict(str)
     on_path = Counter()
     outside = ("<no procedure>", "", False)
-    stack = [("enter", root, False) for root in reversed(gf.graph.roots)]
+    stack = [("enter", root, outside, False) for root in reversed(gf.graph.roots)]
+    for root in gf.graph.roots:
+        exclusive[outside] += inc.get(root, 0.0)
     while stack:
-        action, node, in_mpi = stack.pop()
+        action, node, owner, in_mpi = stack.pop()
         if action == "exit":
             on_path[node] -= 1
             continue
@@ -76,9 +78,11 @@ def sparse_times(gf, is_mpi):
             if not on_path[key]:
                 inclusive[key] += inc.get(node, 0.0)
             on_path[key] += 1
-            stack.append(("exit", key, None))
-            exclusive[key] += exc.get(node, 0.0)
-        elif frame["type"] == "entry" and exc.get(node, 0.0):
-            exclusive[outside] += exc[node]
-        stack.extend(("enter", child, in_mpi) for child in reversed(node.children))
+            stack.append(("exit", key, None, None))
+            exclusive[owner] -= inc.get(node, 0.0)
+            exclusive[key] += inc.get(node, 0.0)
+            owner = key
+        stack.extend(("enter", child, owner, in_mpi) for child in reversed(node.children))
+    if abs(exclusive[outside]) < 1e-12:
+        del exclusive[outside]
     return inclusive, exclusive, files
