@@ -31,7 +31,8 @@ def ensure_hatchet(argv):
 
 def main(argv):
     parser = argparse.ArgumentParser(prog="python -m analysis.hpctoolkit", description=__doc__)
-    parser.add_argument("database", help="HPCToolkit database directory (experiment.xml, *.metric-db)")
+    parser.add_argument("database", help="HPCToolkit database directory: meta.db, profile.db, cct.db "
+                        "(hpcprof >= 2022.10) or experiment.xml, *.metric-db (hpcprof-mpi <= 2022.05)")
     parser.add_argument("-o", "--output", help="write the whole table to this CSV")
     parser.add_argument("--top", type=int, default=20, help="rows to print (default 20)")
     args = parser.parse_args(argv)

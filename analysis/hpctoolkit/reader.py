@@ -1,6 +1,10 @@
 """An HPCToolkit database as a per-function table: inclusive and exclusive CPU time, share of
 the total, and whether the time was spent in MPI.
 
+Two database formats, both read with hatchet: the sparse one of hpcprof >= 2022.10 (meta.db,
+profile.db, cct.db; hatchet's `from_hpctoolkit_latest`) and the older experiment.xml +
+*.metric-db of hpcprof-mpi <= 2022.05 (`from_hpctoolkit`).
+
 Times are CPU seconds summed over all ranks and threads (the database's CPUTIME metric). A
 function is keyed by (name, module, in_mpi): `memcpy` called by the application and `memcpy`
 called inside MPI_Allgather are two rows, so the in-MPI rows add up to the MPI share.
@@ -18,6 +22,7 @@ COLUMNS = ["function", "module", "file", "in_mpi", "inclusive_s", "exclusive_s",
 _CALL_LINE = re.compile(r"^\d+:")
 # hpcprof's metric names carry the unit; hatchet renames both CPUTIME variants to "time".
 _UNITS = {"CPUTIME (usec)": 1e-6, "CPUTIME (sec)": 1.0}
+SPARSE_FILES = ("meta.db", "profile.db", "cct.db")
 
 
 class ReaderError(Exception):
@@ -30,11 +35,10 @@ def check_database(path) -> float:
     if not os.path.isdir(path):
         raise ReaderError(f"{path}: no such directory")
     if os.path.isfile(os.path.join(path, "meta.db")):
-        raise ReaderError(
-            f"{path}: an HPCToolkit >= 2022.10 database (meta.db, profile.db); this reader takes "
-            "the experiment.xml + *.metric-db format (hpcprof-mpi <= 2022.05)")
+        return _check_sparse(path)
     if not os.path.isfile(xml):
-        raise ReaderError(f"{path}: no experiment.xml, not an HPCToolkit database")
+        raise ReaderError(f"{path}: neither meta.db (hpcprof >= 2022.10) nor experiment.xml "
+                          "(hpcprof <= 2022.05): not an HPCToolkit database")
     if not any(f.endswith(".metric-db") for f in os.listdir(path)):
         raise ReaderError(f"{path}: no *.metric-db files (per-rank metrics come from hpcprof-mpi)")
     with open(xml, errors="replace") as f:
@@ -45,11 +49,32 @@ def check_database(path) -> float:
     raise ReaderError(f"{path}: no CPUTIME metric (profile with hpcrun -e CPUTIME); has {names}")
 
 
+def _check_sparse(path) -> float:
+    missing = [f for f in SPARSE_FILES if not os.path.isfile(os.path.join(path, f))]
+    if missing:
+        raise ReaderError(f"{path}: has meta.db but no {', '.join(missing)} (hpcprof did not finish?)")
+    # meta.db keeps metric names as NUL-terminated strings; the unit is only there.
+    with open(os.path.join(path, "meta.db"), "rb") as f:
+        names = {m.decode() for m in re.findall(rb"CPUTIME \((?:usec|sec)\)", f.read())}
+    for name, scale in _UNITS.items():
+        if name in names:
+            return scale
+    raise ReaderError(f"{path}: no CPUTIME metric in meta.db (profile with hpcrun -e CPUTIME)")
+
+
+def is_sparse(path) -> bool:
+    return os.path.isfile(os.path.join(path, "meta.db"))
+
+
 def read(path):
     """(hatchet GraphFrame, seconds per metric unit) of a database directory."""
     scale = check_database(path)
     import hatchet  # here, not at the top: the CLI re-executes under .venv-hpctoolkit first
 
+    if is_sparse(path):
+        from analysis.hpctoolkit.sparse import read_sparse
+
+        return read_sparse(str(path)), scale
     return hatchet.GraphFrame.from_hpctoolkit(str(path)), scale
 
 
@@ -59,7 +84,16 @@ def is_mpi(name, module) -> bool:
 
 
 def function_table(gf, scale) -> pd.DataFrame:
-    """One row per (function, module, in_mpi), largest exclusive time first.
+    """One row per (function, module, in_mpi), largest exclusive time first."""
+    if getattr(gf, "sparse_profiles", None) is not None:
+        from analysis.hpctoolkit.sparse import sparse_times
+
+        return _table(*sparse_times(gf, is_mpi), scale)
+    return _table(*_xml_times(gf), scale)
+
+
+def _xml_times(gf):
+    """inclusive, exclusive and file per function key of an experiment.xml database.
 
     Samples sit on statement nodes (S): a function's exclusive time is that of the statements
     in its frames, loops included. The frames' own `time` is not used: hatchet subtracts a
@@ -97,7 +131,10 @@ def function_table(gf, scale) -> pd.DataFrame:
         elif row["type"] == "S":
             exclusive[owner] += row["exc"]
         stack.extend(("enter", child, owner, in_mpi) for child in reversed(node.children))
+    return inclusive, exclusive, files
 
+
+def _table(inclusive, exclusive, files, scale) -> pd.DataFrame:
     keys = list(exclusive)
     table = pd.DataFrame({
         "function": [k[0] for k in keys], "module": [k[1] for k in keys],
@@ -119,6 +156,10 @@ def mpi_share_pct(table) -> float:
 
 def shape(gf) -> dict:
     """Rows hatchet read, ranks and threads per rank (1 when the database has no thread level)."""
+    profiles = getattr(gf, "sparse_profiles", None)
+    if profiles is not None:  # the sparse format's summary has one row per node; profiles say who ran
+        threads = int(profiles.groupby("rank").size().max()) if len(profiles) else 0
+        return {"rows": len(gf.dataframe), "ranks": profiles["rank"].nunique(), "threads": threads}
     index = gf.dataframe.index
     threads = index.get_level_values("thread").nunique() if "thread" in index.names else 1
     return {"rows": len(gf.dataframe), "ranks": index.get_level_values("rank").nunique(),

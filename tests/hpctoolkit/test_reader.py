@@ -99,13 +99,17 @@ def test_table_is_consistent(tables, name):
 
 
 def test_databases_it_cannot_read_exit_2(tmp_path):
-    v4 = tmp_path / "v4"
-    v4.mkdir()
-    (v4 / "meta.db").touch()
-    proc = cli(v4)
-    assert proc.returncode == 2 and "HPCToolkit >= 2022.10 database (meta.db" in proc.stderr
+    sparse = tmp_path / "sparse"
+    sparse.mkdir()
+    (sparse / "meta.db").touch()
+    proc = cli(sparse)
+    assert proc.returncode == 2 and "has meta.db but no profile.db, cct.db" in proc.stderr
+    for name in ("profile.db", "cct.db"):
+        (sparse / name).touch()
+    proc = cli(sparse)
+    assert proc.returncode == 2 and "no CPUTIME metric in meta.db" in proc.stderr
     proc = cli(tmp_path)
-    assert proc.returncode == 2 and "no experiment.xml" in proc.stderr
+    assert proc.returncode == 2 and "neither meta.db (hpcprof >= 2022.10) nor experiment.xml" in proc.stderr
 
 
 def test_venv_is_idempotent(tables):

@@ -49,10 +49,12 @@ class Hpctoolkit(BasicModifier):
         mode="standard",
     )
 
-    # Pinned where Spack pins it: 2024.01.1 is a full commit in Spack v0.23.1's recipe.
+    # The spec environments/hpctoolkit builds (2024.01.1 is a full upstream commit in
+    # spack-repo/packages/hpctoolkit; ~viewer: hpcviewer is a Java binary download).
     # Ramble's concretize adds this package to every environment of an experiment that uses
     # the modifier; a study that lists its environments' packages must list `hpctoolkit` too.
-    software_spec("hpctoolkit", pkg_spec="hpctoolkit@2024.01.1", package_manager="spack*")
+    software_spec("hpctoolkit", pkg_spec="hpctoolkit@=2024.01.1 ~viewer +papi ~mpi ~python build_system=autotools",
+                  package_manager="spack*")
     required_package("hpctoolkit", package_manager="spack*")
 
     executable_modifier("profile_mpi_executable")
