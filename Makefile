@@ -33,8 +33,8 @@ catalog: ## Build every application from its pinned source and run its smallest 
 run: ## Run any study: make run STUDY=<ramble-workspaces/ folder> [SYSTEM=<configs/ folder>] [SCALE=paper|small]
 	@scripts/run-study.sh $(STUDY) $(SYSTEM) $(SCALE)
 
-reproduce: ## A study end to end with its report: make reproduce STUDY=<study> SYSTEM=<system> [SCALE=paper|small]
-	@scripts/reproduce.sh $(STUDY) $(SYSTEM) $(SCALE)
+reproduce: ## A study end to end with its report: make reproduce STUDY=<study> SYSTEM=<system> [SCALE=paper|small] [PROFILE=hpctoolkit]
+	@HPCAAS_PROFILE="$(PROFILE)" scripts/reproduce.sh $(STUDY) $(SYSTEM) $(SCALE)
 
 dry-run: ## A study's experiments on a system, generated not run: make dry-run STUDY=<study> SYSTEM=<system> [SCALE=...]
 	@scripts/dry-run.sh $(STUDY) $(SYSTEM) $(SCALE)

@@ -142,6 +142,33 @@ def _published_section(doc: dict, df, csv: str) -> str:
     return files.render(both, "markdown")
 
 
+def _profile_section(df, profiles_csv: Path, out: Path) -> str:
+    """Where the time goes (hpctoolkit runs): per experiment its top functions, inclusive and
+    exclusive, and its share of time in MPI; then that share along each swept axis, with a plot."""
+    import pandas as pd
+
+    from analysis import plot
+
+    prof = pd.read_csv(profiles_csv)
+    parts = []
+    for name, table in prof.groupby("experiment", sort=True):
+        top = table.sort_values("exclusive_s", ascending=False).head(8)
+        parts.append(f"### {name}: {table['mpi_share_pct'].iloc[0]:.1f}% of the time in MPI\n\n"
+                     + files.render(top[["function", "module", "inclusive_s", "exclusive_s", "share_pct"]], "markdown"))
+    shares = prof.groupby("experiment")["mpi_share_pct"].first().rename("value").reset_index()
+    dims = df.drop_duplicates("experiment").set_index("experiment")
+    axes = [c for c in ("nodes", "ranks", "threads", "mpi", "compiler", "binding", "distribution", "fabric", "target")
+            if c in dims and dims.loc[dims.index.isin(shares["experiment"]), c].astype(str).nunique() > 1]
+    if axes:
+        shares = shares.join(dims[axes], on="experiment")
+        parts.append("### MPI share along the swept axes\n\n" + files.render(shares, "markdown"))
+        tidy = shares.assign(metric="MPI share", unit="%", status="SUCCESS")
+        agg, others = plot.bars_data(tidy, "MPI share", axes[0], str(profiles_csv))
+        (out / "mpi-share.png").write_bytes(plot.bars_figure(agg, axes[0], others))
+        parts.append("![MPI share](mpi-share.png)\n")
+    return "\n".join(parts)
+
+
 def report(study: str, csv: str, outdir: str) -> int:
     """The study's report, OUTDIR/report.md: each analysis of study.yaml, the published numbers
     beside ours (ratio per cell) where they compare, and each of the paper's conclusions with
@@ -163,6 +190,9 @@ def report(study: str, csv: str, outdir: str) -> int:
         sections.append(f"## hpcaas-analyze {' '.join(cmd)}\n\n{text}")
     if doc.get("published"):
         sections.append(f"## The paper's numbers beside ours\n\n{_published_section(doc, df, csv)}")
+    profiles = Path(csv).parent / "profiles.csv"
+    if profiles.exists():
+        sections.append("## Where the time goes (HPCToolkit)\n\n" + _profile_section(df, profiles, out))
     if doc.get("conclusions"):
         verdicts = conclusions.table(df, doc["conclusions"])
         held = int((verdicts["status"] == conclusions.HOLDS).sum())

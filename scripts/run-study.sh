@@ -27,7 +27,8 @@ if [ "$scheduler" = slurm ]; then
 elif [ "$scheduler" != local ]; then
     die "$HPCAAS_SYSTEM schedules with $scheduler; this script waits for local runs and Slurm jobs only (use 'make dry-run' to generate its scripts)"
 fi
-hpcaas render "$study" "$HPCAAS_SYSTEM" --scale "$scale" >/dev/null
+# HPCAAS_PROFILE=hpctoolkit runs every MPI executable under HPCToolkit (make reproduce PROFILE=...).
+hpcaas render "$study" "$HPCAAS_SYSTEM" --scale "$scale" ${HPCAAS_PROFILE:+--profile "$HPCAAS_PROFILE"} >/dev/null
 
 if [ -e "$ws/results.latest.json" ]; then
     # A re-run overwrites experiment outputs: keep the earlier ones in Ramble's timestamped archive.
@@ -92,6 +93,11 @@ jobs_arg=()
 hpcaas-analyze collect "$ws" "${jobs_arg[@]}" -o "$out/results-$stamp.csv"
 cp "$out/results-$stamp.csv" "$out/results.csv.part" && mv "$out/results.csv.part" "$out/results.csv"
 hpcaas-analyze summary "$out/results.csv"
+if [ -n "${HPCAAS_PROFILE:-}" ]; then
+    # Each experiment's database stays in its run directory; the per-function table joins the results.
+    "$VENV/bin/python" -m analysis.hpctoolkit --workspace "$ws" -o "$out/profiles.csv" ||
+        say "$study: no profile read (analysis.hpctoolkit's messages above)"
+fi
 say "results: $out/results.csv (this run: $out/results-$stamp.csv)"
 failed=$("$VENV/bin/python" -c 'import csv, sys; print(len({r["experiment"] for r in csv.DictReader(open(sys.argv[1])) if r["status"] != "SUCCESS"}))' "$out/results.csv")
 if [ "$jobs_ok" -ne 0 ] || [ "$failed" -ne 0 ]; then

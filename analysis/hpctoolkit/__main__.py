@@ -1,5 +1,8 @@
 """python -m analysis.hpctoolkit DATABASE [-o OUT.csv] [--top N]: per-function CPU time of an
-HPCToolkit database, largest exclusive time first, and the share of time spent in MPI."""
+HPCToolkit database, largest exclusive time first, and the share of time spent in MPI.
+python -m analysis.hpctoolkit --workspace WS -o OUT.csv: the same for every experiment of a Ramble
+workspace run with the hpctoolkit modifier (its experiments/*/*/*/hpctoolkit-database), one CSV
+with the experiment's name (application.workload.experiment) on each row."""
 
 import argparse
 import os
@@ -31,14 +34,20 @@ def ensure_hatchet(argv):
 
 def main(argv):
     parser = argparse.ArgumentParser(prog="python -m analysis.hpctoolkit", description=__doc__)
-    parser.add_argument("database", help="HPCToolkit database directory: meta.db, profile.db, cct.db "
+    parser.add_argument("database", nargs="?", help="HPCToolkit database directory: meta.db, profile.db, cct.db "
                         "(hpcprof >= 2022.10) or experiment.xml, *.metric-db (hpcprof-mpi <= 2022.05)")
+    parser.add_argument("--workspace", help="every database of this Ramble workspace's experiments")
     parser.add_argument("-o", "--output", help="write the whole table to this CSV")
     parser.add_argument("--top", type=int, default=20, help="rows to print (default 20)")
     args = parser.parse_args(argv)
+    if bool(args.database) == bool(args.workspace):
+        parser.error("give a DATABASE or --workspace WS")
     ensure_hatchet(argv)
 
     from analysis.hpctoolkit import reader
+
+    if args.workspace:
+        return workspace_table(reader, Path(args.workspace), args.output)
 
     try:
         gf, scale = reader.read(args.database)
@@ -58,6 +67,24 @@ def main(argv):
     if args.output:
         table.to_csv(args.output, index=False)
         print(f"wrote {len(table)} functions to {args.output}")
+
+
+def workspace_table(reader, workspace: Path, output):
+    """One row per (experiment, function), with the experiment's MPI share; exit 1 if none."""
+    import pandas as pd
+
+    frames = []
+    for db in sorted(workspace.glob("experiments/*/*/*/hpctoolkit-database")):
+        app, workload, name = db.parent.relative_to(workspace / "experiments").parts
+        table = reader.function_table(*reader.read(db))
+        table.insert(0, "experiment", f"{app}.{workload}.{name}")
+        table["mpi_share_pct"] = reader.mpi_share_pct(table)
+        frames.append(table)
+    if not frames:
+        sys.exit(f"analysis.hpctoolkit: no hpctoolkit-database under {workspace}/experiments")
+    out = pd.concat(frames, ignore_index=True)
+    out.to_csv(output or sys.stdout, index=False)
+    print(f"{len(frames)} databases, {len(out)} rows" + (f" -> {output}" if output else ""), file=sys.stderr)
 
 
 if __name__ == "__main__":

@@ -1,4 +1,11 @@
+import os
+
+import yaml
 from ramble.modkit import *
+
+_ENV = os.path.join(os.path.dirname(__file__), "..", "..", "..", "environments", "hpctoolkit", "spack.yaml")
+with open(_ENV) as _f:
+    HPCTOOLKIT_SPEC = yaml.safe_load(_f)["spack"]["specs"][0]["matrix"][0][0]
 
 
 class Hpctoolkit(BasicModifier):
@@ -49,12 +56,11 @@ class Hpctoolkit(BasicModifier):
         mode="standard",
     )
 
-    # The spec environments/hpctoolkit builds (2024.01.1 is a full upstream commit in
-    # spack-repo/packages/hpctoolkit; ~viewer: hpcviewer is a Java binary download).
-    # Ramble's concretize adds this package to every environment of an experiment that uses
-    # the modifier; a study that lists its environments' packages must list `hpctoolkit` too.
-    software_spec("hpctoolkit", pkg_spec="hpctoolkit@=2024.01.1 ~viewer +papi ~mpi ~python build_system=autotools",
-                  package_manager="spack*")
+    # The spec environments/hpctoolkit builds (written there once; 2024.01.1 is a full upstream
+    # commit in spack-repo/packages/hpctoolkit). Ramble's concretize adds this package to every
+    # environment of an experiment that uses the modifier; `hpcaas render --profile hpctoolkit`
+    # does so for a study.
+    software_spec("hpctoolkit", pkg_spec=HPCTOOLKIT_SPEC, package_manager="spack*")
     required_package("hpctoolkit", package_manager="spack*")
 
     executable_modifier("profile_mpi_executable")
