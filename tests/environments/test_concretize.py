@@ -69,7 +69,7 @@ EXPECTED = {
     ("hpcac-amber", "hpcac-dell-m610-westmere-qdr"): _s3("rhel5-x86_64"),
     ("arm-tx2-pasc19", "hpe-apollo70-thunderx2-edr"):
         _s5("gcc@8.2.0", ["mpt@2.20", "openmpi@4.0.0"], "sles12-aarch64",
-            nektar_arm=[("nektar@5.3.0", "arm@19.0", "mpt@2.20", "sles12-aarch64")]),
+            nektar_arm=[("nektar@5.3.0", "arm@19.0.0", "mpt@2.20", "sles12-aarch64")]),
     ("arm-tx2-pasc19", "sgi-icexa-broadwell-fdr"): _s5("intel@17.0.2", ["mpt@2.16"], "centos7-haswell"),
     ("arm-tx2-pasc19", "cray-xc30-ivybridge-aries"): _s5("cce@8.5.8", ["cray-mpich@7.5.5"], "sles11-ivybridge"),
     ("arm-tx2-pasc19", "dell-emc-skylake-opa"): _s5("intel@17.0.4", ["intel-mpi@2017.4"], "rhel7-haswell"),
