@@ -14,9 +14,10 @@ from testkit import ROOT, run
 PYTHON = str(ROOT / ".venv/bin/python")
 
 
-def reproduce(study, system):
+def reproduce(study, system, scale=None):
     """Run make reproduce once per (study, system) of the session; return (proc, rows)."""
-    proc = subprocess.run(["make", "reproduce", f"STUDY={study}", f"SYSTEM={system}"], cwd=ROOT,
+    proc = subprocess.run(["make", "reproduce", f"STUDY={study}", f"SYSTEM={system}"]
+                          + ([f"SCALE={scale}"] if scale else []), cwd=ROOT,
                           capture_output=True, text=True, timeout=1200)
     path = ROOT / "results" / study / "results.csv"
     rows = list(csv.DictReader(path.open())) if path.exists() else []
@@ -25,17 +26,25 @@ def reproduce(study, system):
 
 @pytest.fixture(scope="module")
 def stream(project):
-    proc, rows = reproduce("stream-node-small", "local")
+    proc, rows = reproduce("stream-node", "local", "small")
     assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
     return rows
 
 
-def test_stream_study_per_rank_bandwidth(stream):
-    triad = {(r["ranks"], r["repeat"]): float(r["value"]) for r in stream if r["metric"] == "StarSTREAM_Triad"}
-    assert set(triad) == {(n, str(i)) for n in ("1", "2") for i in (1, 2, 3)}
-    assert all(v > 0 for v in triad.values())
-    report = (ROOT / "results/stream-node-small/report.md").read_text()
-    assert "| system | mpi | unit | 1 | 2 |" in report
+def test_stream_study_measures_the_whole_node(stream):
+    """stream-node's small preset: STREAM itself, one process with a thread per core of the node,
+    arrays of 140,000,000 doubles."""
+    facts = yaml.safe_load((ROOT / "configs/local/system.yaml").read_text())
+    cores = facts["sockets"]["value"] * facts["cores_per_socket"]["value"]
+    triad = [r for r in stream if r["metric"] == "Triad top rate"]
+    assert len(triad) == 1 and triad[0]["status"] == "SUCCESS" and triad[0]["application"] == "stream"
+    assert triad[0]["unit"] == "MB/s" and float(triad[0]["value"]) > 0
+    assert triad[0]["threads"] == str(cores)
+    size = [r for r in stream if r["metric"] == "Array size"]
+    assert [float(r["value"]) for r in size] == [140000000]
+    report = (ROOT / "results/stream-node/report.md").read_text()
+    assert f"| system | unit | {cores} |" in report
+    assert "failed (exit" not in report
 
 
 def test_a_study_the_system_cannot_run_stops_before_running(project):
