@@ -48,7 +48,7 @@ def generate(path, rows):
     nodes = digits["nodes"]
     speed = rng.lognormal(0, 0.3, n_exp) * (1 + (exp % 7))
     noise = rng.normal(1, 0.02, (len(FOMS), n_exp))
-    fom_values = [1000 / speed / nodes ** 0.9, 5 * speed, 50 * speed * nodes ** 0.95, 2 + 1 / speed]
+    fom_values = [1000 / speed / nodes**0.9, 5 * speed, 50 * speed * nodes**0.95, 2 + 1 / speed]
     failed = rng.random(n_exp) < 0.01
     cols = {}
     cols["experiment"] = np.char.add("study.wl.exp-", exp.astype(str))
@@ -74,6 +74,7 @@ def generate(path, rows):
 def run(path, png):
     """The timed pipeline; returns [(step, seconds)]."""
     from analysis import compare, directions, files, plot, scaling
+
     times, t0 = [], time.perf_counter()
 
     def step(name):
@@ -107,8 +108,9 @@ def main(argv=None) -> int:
     with tempfile.TemporaryDirectory(prefix="hpcaas-bench-") as tmp:
         csv = Path(tmp) / "results.csv"
         print(f"generating {args.rows:,} rows in {csv} ...", flush=True)
-        subprocess.run([sys.executable, "-m", "analysis.bench", "--generate", str(csv),
-                        "--rows", str(args.rows)], check=True)
+        subprocess.run(
+            [sys.executable, "-m", "analysis.bench", "--generate", str(csv), "--rows", str(args.rows)], check=True
+        )
         print(f"{csv.stat().st_size / 1e6:.0f} MB; timing read + scaling + compare + plot", flush=True)
         times = run(str(csv), Path(tmp) / "scaling.png")
     total = sum(t for _, t in times)

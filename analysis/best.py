@@ -23,9 +23,9 @@ def best(df, metric, direction, file, by=()) -> pd.DataFrame:
     agg[_ALL] = 0
 
     counts = agg.groupby(groups, observed=True, dropna=False).agg(
-        n_configs=("status", "size"), n_failed=("status", lambda s: int((s != frame.SUCCESS).sum())))
-    good = agg[agg["status"] == frame.SUCCESS].sort_values("value", ascending=direction == LOWER,
-                                                           kind="stable")
+        n_configs=("status", "size"), n_failed=("status", lambda s: int((s != frame.SUCCESS).sum()))
+    )
+    good = agg[agg["status"] == frame.SUCCESS].sort_values("value", ascending=direction == LOWER, kind="stable")
     ranked = good.groupby(groups, observed=True, dropna=False)
     top = ranked.nth(0).set_index(groups)
     runner = ranked.nth(1).set_index(groups)

@@ -10,8 +10,25 @@ import os
 import sys
 from pathlib import Path
 
-from analysis import (best, collect, compare, correlate, cost, directions, frame, gate, files, plot,
-                      published, repeats, report, rpeak, scaling, summary, table)
+from analysis import (
+    best,
+    collect,
+    compare,
+    correlate,
+    cost,
+    directions,
+    files,
+    frame,
+    gate,
+    plot,
+    published,
+    repeats,
+    report,
+    rpeak,
+    scaling,
+    summary,
+    table,
+)
 from analysis.errors import InputError
 
 PROG = "hpcaas-analyze"
@@ -25,6 +42,7 @@ class _Parser(argparse.ArgumentParser):
 
 
 # --------------------------------------------------------------------------- helpers
+
 
 def _read(path, **kwargs):
     return files.read_results(path, **kwargs)
@@ -57,9 +75,16 @@ def _direction(args, df, file):
 
 # --------------------------------------------------------------------------- commands
 
+
 def cmd_collect(args):
-    df = collect.collect(args.workspace, configs_dir=args.configs, spack_lock=args.spack_lock_hash,
-                         commit=args.project_commit, inputs_hash=args.spack_inputs_hash, jobs=args.jobs)
+    df = collect.collect(
+        args.workspace,
+        configs_dir=args.configs,
+        spack_lock=args.spack_lock_hash,
+        commit=args.project_commit,
+        inputs_hash=args.spack_inputs_hash,
+        jobs=args.jobs,
+    )
     _emit(df, args)
 
 
@@ -70,15 +95,20 @@ def cmd_table(args):
 
 def cmd_scaling(args):
     df = _read(args.csv)
-    out = scaling.scaling(df, args.metric, _direction(args, df, args.csv), args.csv, by=args.by,
-                          nodes_col=args.nodes_col, weak=args.weak)
+    out = scaling.scaling(
+        df, args.metric, _direction(args, df, args.csv), args.csv, by=args.by, nodes_col=args.nodes_col, weak=args.weak
+    )
     _emit(scaling.as_tidy(out, args.nodes_col) if args.tidy else out, args)
 
 
 def cmd_compare(args):
     df = _read(args.csv)
-    _emit(compare.compare(df, args.metric, args.axis, args.a, args.b, _direction(args, df, args.csv),
-                          args.csv, by=args.by), args)
+    _emit(
+        compare.compare(
+            df, args.metric, args.axis, args.a, args.b, _direction(args, df, args.csv), args.csv, by=args.by
+        ),
+        args,
+    )
 
 
 def cmd_best(args):
@@ -97,10 +127,15 @@ def _systems(df):
 
 def cmd_cost(args):
     df = _read(args.csv)
-    prices = (cost.prices_from_configs(args.prices, _systems(df)) if Path(args.prices).is_dir()
-              else cost.prices_from_csv(args.prices))
-    _emit(cost.cost(df, args.metric, prices, _direction(args, df, args.csv), args.csv, args.prices,
-                    by=args.by or []), args)
+    prices = (
+        cost.prices_from_configs(args.prices, _systems(df))
+        if Path(args.prices).is_dir()
+        else cost.prices_from_csv(args.prices)
+    )
+    _emit(
+        cost.cost(df, args.metric, prices, _direction(args, df, args.csv), args.csv, args.prices, by=args.by or []),
+        args,
+    )
 
 
 def cmd_correlate(args):
@@ -134,15 +169,31 @@ def cmd_published(args):
 
 def cmd_gate(args):
     measured, baseline = _read(args.csv), _read(args.baseline)
-    out = gate.gate(measured, baseline, args.csv, args.baseline, sigma=args.sigma, floor=args.floor,
-                    metrics=args.metric, higher=args.higher_is_better, lower=args.lower_is_better)
+    out = gate.gate(
+        measured,
+        baseline,
+        args.csv,
+        args.baseline,
+        sigma=args.sigma,
+        floor=args.floor,
+        metrics=args.metric,
+        higher=args.higher_is_better,
+        lower=args.lower_is_better,
+    )
     _emit(out, args)
     failed = int((out["verdict"] == gate.FAIL).sum())
-    version = ", ".join(f"{c} {', '.join(sorted(set(baseline[c].astype(str)) - {''}))}"
-                        for c in ("project_commit", "timestamp") if c in baseline.columns)
+    version = ", ".join(
+        f"{c} {', '.join(sorted(set(baseline[c].astype(str)) - {''}))}"
+        for c in ("project_commit", "timestamp")
+        if c in baseline.columns
+    )
     against = f" against {args.baseline}" + (f" ({version})" if version else "")
-    print(f"{PROG}: gate: {failed} of {len(out)} FOMs FAIL{against}" if failed else
-          f"{PROG}: gate: all {int((out['verdict'] == gate.PASS).sum())} FOMs PASS{against}", file=sys.stderr)
+    print(
+        f"{PROG}: gate: {failed} of {len(out)} FOMs FAIL{against}"
+        if failed
+        else f"{PROG}: gate: all {int((out['verdict'] == gate.PASS).sum())} FOMs PASS{against}",
+        file=sys.stderr,
+    )
     return 1 if failed else 0
 
 
@@ -150,10 +201,10 @@ def cmd_plot(args):
     df = _read(args.csv)
     if args.kind == "scaling":
         direction = _direction(args, df, args.csv)
-        scaled = scaling.scaling(df, args.metric, direction, args.csv, by=args.by,
-                                 nodes_col=args.nodes_col, weak=args.weak)
-        by = args.by if args.by is not None else scaling.default_by(
-            df[df["metric"] == args.metric], args.nodes_col)
+        scaled = scaling.scaling(
+            df, args.metric, direction, args.csv, by=args.by, nodes_col=args.nodes_col, weak=args.weak
+        )
+        by = args.by if args.by is not None else scaling.default_by(df[df["metric"] == args.metric], args.nodes_col)
         png = plot.scaling_figure(scaled, by, args.nodes_col, weak=args.weak)
     else:
         if not args.axis:
@@ -174,8 +225,7 @@ def cmd_report(args):
     out.mkdir(exist_ok=True)
     for name, content in files.items():
         _write(content, out / name)
-    print(f"{PROG}: report: {out / 'report.md'}, {out / 'report.html'} and {len(files) - 2} figures",
-          file=sys.stderr)
+    print(f"{PROG}: report: {out / 'report.md'}, {out / 'report.html'} and {len(files) - 2} figures", file=sys.stderr)
 
 
 def cmd_summary(args):
@@ -185,16 +235,25 @@ def cmd_summary(args):
 
 # --------------------------------------------------------------------------- parser
 
+
 def _common(p, metric=True, metric_required=True, direction=False):
     p.add_argument("-o", "--output", help="write here (atomically) instead of stdout")
     p.add_argument("--format", choices=["csv", "markdown"], default="csv", help="output format (default: csv)")
     if metric:
         p.add_argument("--metric", required=metric_required, help="the metric (FOM) to analyse")
     if direction:
-        p.add_argument("--higher-is-better", nargs="*", metavar="METRIC",
-                       help="for a metric without a known direction (bare: the --metric)")
-        p.add_argument("--lower-is-better", nargs="*", metavar="METRIC",
-                       help="for a metric without a known direction (bare: the --metric)")
+        p.add_argument(
+            "--higher-is-better",
+            nargs="*",
+            metavar="METRIC",
+            help="for a metric without a known direction (bare: the --metric)",
+        )
+        p.add_argument(
+            "--lower-is-better",
+            nargs="*",
+            metavar="METRIC",
+            help="for a metric without a known direction (bare: the --metric)",
+        )
 
 
 def build_parser():
@@ -208,7 +267,9 @@ def build_parser():
     p.add_argument("--spack-inputs-hash", help="use this instead of hashing the system's Spack inputs")
     p.add_argument("--spack-lock-hash", help="use this instead of hashing software/*/spack.lock")
     p.add_argument("--project-commit", help="use this instead of `git rev-parse HEAD`")
-    p.add_argument("--jobs", help="scheduler job statistics CSV (slurm/wait-jobs.py --csv): a failed job fails its experiment")
+    p.add_argument(
+        "--jobs", help="scheduler job statistics CSV (slurm/wait-jobs.py --csv): a failed job fails its experiment"
+    )
     p.set_defaults(run=cmd_collect)
 
     p = sub.add_parser("table", help="paper-style pivot: rows = configurations, columns = e.g. nodes")
@@ -250,8 +311,11 @@ def build_parser():
     p = sub.add_parser("cost", help="performance per dollar (best = 1) from a price per node-hour")
     p.add_argument("csv")
     _common(p, direction=True)
-    p.add_argument("--prices", required=True, help="prices CSV (system,price_per_node_hour,currency,date,source) "
-                   "or a configs/ folder")
+    p.add_argument(
+        "--prices",
+        required=True,
+        help="prices CSV (system,price_per_node_hour,currency,date,source) " "or a configs/ folder",
+    )
     p.add_argument("--by", nargs="*", help="normalise within these groups (default: all rows)")
     p.set_defaults(run=cmd_cost)
 
@@ -266,8 +330,12 @@ def build_parser():
     p.add_argument("csv", nargs="?", help="results CSV (omit to list R_peak per system)")
     _common(p, metric_required=False)
     p.add_argument("--systems", required=True, help="system facts: configs/ folder or a traits CSV")
-    p.add_argument("--gpu", choices=["dp", "half_sp", "none"], default="dp",
-                   help="how GPUs count (configs only; default: %(default)s)")
+    p.add_argument(
+        "--gpu",
+        choices=["dp", "half_sp", "none"],
+        default="dp",
+        help="how GPUs count (configs only; default: %(default)s)",
+    )
     p.set_defaults(run=cmd_rpeak)
 
     p = sub.add_parser("published", help="measured vs published, cell by cell")

@@ -25,8 +25,13 @@ from analysis.schema import DIMENSIONS, EXTRA_COLUMNS, NUMERIC_DIMENSIONS, RESUL
 RESULTS_FILE = "results.latest.json"
 
 #: Dimension <- the Ramble variable it comes from, where the names differ.
-RAMBLE_NAMES = {"application": "application_name", "workload": "workload_name",
-                "nodes": "n_nodes", "ranks": "n_ranks", "threads": "n_threads"}
+RAMBLE_NAMES = {
+    "application": "application_name",
+    "workload": "workload_name",
+    "nodes": "n_nodes",
+    "ranks": "n_ranks",
+    "threads": "n_threads",
+}
 
 NULL_CONTEXT = "null"  # Ramble's context of FOMs that declare none
 SUMMARY = "summary::"  # origin_type prefix of the statistics Ramble adds to a repeat base
@@ -34,6 +39,7 @@ COLUMNS = RESULT_COLUMNS + EXTRA_COLUMNS
 
 
 # --------------------------------------------------------------------------- the JSON
+
 
 def load(workspace):
     """(results document, its path) of a workspace folder."""
@@ -90,7 +96,10 @@ class _Experiment:
         variables = exp.get("RAMBLE_VARIABLES") or {}
         if not isinstance(variables, dict):
             raise InputError(file, f"{where}.RAMBLE_VARIABLES", "a mapping of variable names to values")
-        lookup = lambda var: exp[var] if var in exp else variables.get(var)
+
+        def lookup(var):
+            return exp[var] if var in exp else variables.get(var)
+
         self.dims = {}
         for dim in DIMENSIONS:
             var = RAMBLE_NAMES.get(dim, dim)
@@ -118,11 +127,17 @@ class _Experiment:
                 metric = str(fom["name"])
                 if fom.get("origin_type") == "modifier":  # Ramble's own spelling in results.txt
                     metric = f"modifier::{fom.get('origin')}::{metric}"
-                yield ("" if name == NULL_CONTEXT else name, metric, str(fom.get("units", "") or ""),
-                       fom["value"], str(fom.get("origin_type", "")))
+                yield (
+                    "" if name == NULL_CONTEXT else name,
+                    metric,
+                    str(fom.get("units", "") or ""),
+                    fom["value"],
+                    str(fom.get("origin_type", "")),
+                )
 
 
 # --------------------------------------------------------------------------- rows
+
 
 def _measurements(exp, has_repeats):
     """(status, reason, [(context, metric, unit, value or None)]) of one experiment."""
@@ -175,9 +190,19 @@ def tidy(doc, file) -> pd.DataFrame:
             foms = foms + [(c, m, u, None) for (c, m), u in siblings.items() if (c, m) not in seen]
             foms = foms or [("", "", "", None)]
         for context, metric, unit, value in foms:
-            rows.append({"experiment": exp.name, **exp.dims, "metric": metric, "value": value,
-                         "unit": unit, "status": status, "repeat": exp.repeat, "context": context,
-                         "status_reason": reason})
+            rows.append(
+                {
+                    "experiment": exp.name,
+                    **exp.dims,
+                    "metric": metric,
+                    "value": value,
+                    "unit": unit,
+                    "status": status,
+                    "repeat": exp.repeat,
+                    "context": context,
+                    "status_reason": reason,
+                }
+            )
     df = pd.DataFrame(rows, columns=COLUMNS)
     for col in NUMERIC_DIMENSIONS + ["repeat"]:
         df[col] = df[col].astype("Int64")
@@ -186,6 +211,7 @@ def tidy(doc, file) -> pd.DataFrame:
 
 
 # --------------------------------------------------------------------------- provenance
+
 
 def spack_lock_hash(workspace) -> str:
     """sha256 of the workspace's Spack lock files (software/*/spack.lock, in sorted path order,
@@ -235,13 +261,16 @@ def failed_jobs(jobs_csv) -> dict:
     bad = {}
     for job in jobs.itertuples():
         if job.state != "COMPLETED" or job.exit_code not in ("0", ""):
-            bad[job.name] = (f"{job.name}: scheduler job {job.job_id} ended {job.state} "
-                             f"(exit {job.exit_code or '?'}, signal {job.signal or 0})")
+            bad[job.name] = (
+                f"{job.name}: scheduler job {job.job_id} ended {job.state} "
+                f"(exit {job.exit_code or '?'}, signal {job.signal or 0})"
+            )
     return bad
 
 
-def collect(workspace, configs_dir="configs", spack_lock=None, commit=None, inputs_hash=None,
-            cwd=".", jobs=None) -> pd.DataFrame:
+def collect(
+    workspace, configs_dir="configs", spack_lock=None, commit=None, inputs_hash=None, cwd=".", jobs=None
+) -> pd.DataFrame:
     """The tidy CSV rows of a workspace, provenance included (given values win over computed).
     With `jobs` (a job-statistics CSV), experiments whose job failed are FAILED too."""
     doc, file = load(workspace)

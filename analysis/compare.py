@@ -26,8 +26,12 @@ def compare(df, metric, axis, a, b, direction, file, by=None) -> pd.DataFrame:
     present = pd.unique(labels)
     for label in (a, b):
         if label not in set(present):
-            raise InputError(file, axis, f"a value of the column for '{metric}' (one of "
-                             f"{', '.join(map(str, present[:15]))}); '{label}' is not there")
+            raise InputError(
+                file,
+                axis,
+                f"a value of the column for '{metric}' (one of "
+                f"{', '.join(map(str, present[:15]))}); '{label}' is not there",
+            )
     if a == b:
         raise InputError(file, axis, "two different values for --a and --b")
     rows = rows[labels.isin([a, b]).to_numpy()]
@@ -45,8 +49,7 @@ def compare(df, metric, axis, a, b, direction, file, by=None) -> pd.DataFrame:
     pair = [k for k in keys if k != axis] + ["metric", "unit"]
     side = agg[axis].astype(str)
     cols = pair + ["value", "status", "note"]
-    both = agg.loc[side == a, cols].merge(agg.loc[side == b, cols], on=pair, how="outer",
-                                          suffixes=("_a", "_b"))
+    both = agg.loc[side == a, cols].merge(agg.loc[side == b, cols], on=pair, how="outer", suffixes=("_a", "_b"))
     ratio = oriented_ratio(both["value_b"], both["value_a"], direction)
     both["ratio"] = ratio
     both["better"] = np.select([ratio > 1, ratio < 1, ratio == 1], [b, a, "equal"], default="")

@@ -27,7 +27,10 @@ def _pearson(x, y, groups) -> pd.DataFrame:
     """r and n per group, from deviations about the group means (vectorised over groups)."""
     both = x.notna() & y.notna()
     x, y = x.where(both), y.where(both)
-    grouped = lambda s: s.groupby(groups, observed=True, dropna=False, sort=False)
+
+    def grouped(s):
+        return s.groupby(groups, observed=True, dropna=False, sort=False)
+
     dx = x - grouped(x).transform("mean")
     dy = y - grouped(y).transform("mean")
     sxx, syy, sxy = grouped(dx * dx).sum(), grouped(dy * dy).sum(), grouped(dx * dy).sum()

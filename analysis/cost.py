@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from analysis import frame, files, units
+from analysis import files, frame, units
 from analysis.directions import LOWER
 from analysis.errors import InputError
 
@@ -34,15 +34,22 @@ def prices_from_configs(configs_dir, names) -> pd.DataFrame:
     """The price_per_node_hour of configs/<name>/system.yaml for each system name that has a
     folder (only those: an unrelated broken system does not stop the costing)."""
     from hpcaas import systems  # lazily: it needs jsonschema and the configs tree
+
     rows = []
     for name in names:
         if not (Path(configs_dir) / name / "system.yaml").is_file():
             continue
         price = systems.price_per_node_hour(systems.load_system(Path(configs_dir) / name))
         if price:
-            rows.append({"system": name, "price_per_node_hour": float(price["value"]),
-                         "currency": price["currency"], "date": str(price["date"]),
-                         "source": str(price["source"])})
+            rows.append(
+                {
+                    "system": name,
+                    "price_per_node_hour": float(price["value"]),
+                    "currency": price["currency"],
+                    "date": str(price["date"]),
+                    "source": str(price["source"]),
+                }
+            )
     return pd.DataFrame(rows, columns=PRICE_COLUMNS)
 
 
@@ -56,11 +63,13 @@ def cost(df, metric, prices, direction, file, prices_file, by=()) -> pd.DataFram
     unit = agg["unit"].iloc[0]
     is_time = units.family(unit) == "time"
     if direction == LOWER and not is_time:
-        raise InputError(file, "unit", f"a time (s, min, h, ...) or a higher-is-better rate for cost; "
-                         f"'{metric}' is in '{unit}'")
+        raise InputError(
+            file, "unit", f"a time (s, min, h, ...) or a higher-is-better rate for cost; " f"'{metric}' is in '{unit}'"
+        )
 
     priced = agg.assign(system=agg["system"].astype(str)).merge(
-        prices.rename(columns={"date": "price_date", "source": "price_source"}), on="system", how="left")
+        prices.rename(columns={"date": "price_date", "source": "price_source"}), on="system", how="left"
+    )
     used = priced.loc[priced["price_per_node_hour"].notna(), "currency"].unique()
     if len(used) > 1:
         raise InputError(prices_file, "currency", f"one currency for the systems compared; got {', '.join(used)}")
@@ -79,6 +88,17 @@ def cost(df, metric, prices, direction, file, prices_file, by=()) -> pd.DataFram
     missing = priced["price_per_node_hour"].isna()
     priced.loc[missing, "note"] = "no price for system " + priced.loc[missing, "system"]
     front = keys + ["metric", "value", "unit", "n", "status"]
-    out = priced[front + ["price_per_node_hour", "currency", "price_date", "price_source", "cost",
-                          "cost_unit", "perf_per_dollar", "note"]]
+    out = priced[
+        front
+        + [
+            "price_per_node_hour",
+            "currency",
+            "price_date",
+            "price_source",
+            "cost",
+            "cost_unit",
+            "perf_per_dollar",
+            "note",
+        ]
+    ]
     return frame.sort_natural(out, by + [k for k in keys if k not in by], rows).reset_index(drop=True)

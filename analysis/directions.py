@@ -13,18 +13,43 @@ HIGHER, LOWER = "higher", "lower"
 
 #: Units whose two sides are both times: which one is simulated and which is the wall clock.
 _EXPLICIT_UNITS = {
-    "ns/day": HIGHER, "ps/day": HIGHER, "us/day": HIGHER, "ns/hour": HIGHER,
-    "days/ns": LOWER, "day/ns": LOWER, "hours/ns": LOWER, "s/ns": LOWER, "s/ps": LOWER,
+    "ns/day": HIGHER,
+    "ps/day": HIGHER,
+    "us/day": HIGHER,
+    "ns/hour": HIGHER,
+    "days/ns": LOWER,
+    "day/ns": LOWER,
+    "hours/ns": LOWER,
+    "s/ns": LOWER,
+    "s/ps": LOWER,
 }
 
 #: Work units of rates that are not spelled as '<work>/<time>'.
-_RATE_UNITS = {"gups", "mops", "mop/s", "gup/s", "flops", "mflops", "gflops", "tflops", "pflops",
-               "iterations/s", "timesteps/s", "steps/s"}
+_RATE_UNITS = {
+    "gups",
+    "mops",
+    "mop/s",
+    "gup/s",
+    "flops",
+    "mflops",
+    "gflops",
+    "tflops",
+    "pflops",
+    "iterations/s",
+    "timesteps/s",
+    "steps/s",
+}
 
 #: Metric-name patterns, for units that say nothing ('', %, x, count).
 _NAME_PATTERNS = [
-    (re.compile(r"efficien|speed-?up|bandwidth|throughput|perf|flop|gups|rate|per_?second|"
-                r"ns_?per_?day|per_?dollar|iterations_per|bytes_per_s", re.I), HIGHER),
+    (
+        re.compile(
+            r"efficien|speed-?up|bandwidth|throughput|perf|flop|gups|rate|per_?second|"
+            r"ns_?per_?day|per_?dollar|iterations_per|bytes_per_s",
+            re.I,
+        ),
+        HIGHER,
+    ),
     (re.compile(r"time|latency|elapsed|duration|seconds|cost|days_?per_?ns", re.I), LOWER),
 ]
 
@@ -64,8 +89,11 @@ def resolve(metric, unit, file, higher=None, lower=None):
     """The direction of a metric: forced by the flags, else known here; unknown is bad input."""
     direction = override(metric, higher, lower) or of(metric, unit)
     if direction is None:
-        raise InputError(file, "metric", f"a known direction for '{metric}' (unit '{unit}'): "
-                         "pass --higher-is-better or --lower-is-better")
+        raise InputError(
+            file,
+            "metric",
+            f"a known direction for '{metric}' (unit '{unit}'): " "pass --higher-is-better or --lower-is-better",
+        )
     return direction
 
 

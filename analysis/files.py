@@ -29,6 +29,7 @@ def note(message):
 
 # --------------------------------------------------------------------------- reading
 
+
 def _source(path):
     """(what pandas reads, the name errors use); stdin is read once into memory."""
     if str(path) == "-":
@@ -126,8 +127,7 @@ def read_results(path, required=MEASURE, value_decimals=False) -> pd.DataFrame:
     if "experiment" in columns:
         dtypes["experiment"] = str
     try:
-        df = _read_csv(src, name, dtype=dtypes, keep_default_na=False,
-                       na_values={c: [""] for c in numeric})
+        df = _read_csv(src, name, dtype=dtypes, keep_default_na=False, na_values={c: [""] for c in numeric})
     except (ValueError, TypeError):
         column, line, text = _first_bad_number(src, name, numeric)
         what = "a number or empty" if column == "value" else "a whole number or empty"
@@ -193,6 +193,7 @@ def read_traits(path) -> pd.DataFrame:
 
 
 # --------------------------------------------------------------------------- writing
+
 
 def atomic_write(path, data):
     """Write text or bytes to path via a temporary file in the same folder and a rename, so a

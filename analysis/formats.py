@@ -40,9 +40,14 @@ def _rows(df: pd.DataFrame):
 
 def markdown(df: pd.DataFrame) -> str:
     header, body = _rows(df)
-    esc = lambda s: s.replace("|", "\\|").replace("\n", " ")
+
+    def esc(s):
+        return s.replace("|", "\\|").replace("\n", " ")
+
     numeric = [pd.api.types.is_numeric_dtype(df[c]) for c in df.columns]
-    lines = ["| " + " | ".join(esc(h) for h in header) + " |",
-             "|" + "|".join("---:" if n else "---" for n in numeric) + "|"]
+    lines = [
+        "| " + " | ".join(esc(h) for h in header) + " |",
+        "|" + "|".join("---:" if n else "---" for n in numeric) + "|",
+    ]
     lines += ["| " + " | ".join(esc(v) for v in row) + " |" for row in body]
     return "\n".join(lines) + "\n"

@@ -13,6 +13,7 @@ SUCCESS, FAILED, MISSING = "SUCCESS", "FAILED", "MISSING"
 
 # --------------------------------------------------------------------------- columns
 
+
 def dimensions(df) -> list:
     return dimension_columns(df.columns)
 
@@ -54,6 +55,7 @@ def keys(df, by, extra=()) -> list:
 
 
 # --------------------------------------------------------------------------- rows
+
 
 def select_metric(df, metric, file) -> pd.DataFrame:
     """The rows of one metric, in one unit; a metric the file lacks is bad input."""
@@ -97,11 +99,15 @@ def check_duplicates(df, key_cols, file):
     differ = [c for c in dimensions(df) if c not in subset and not _same(df.at[first, c], df.at[twin, c])]
     where = ", ".join(f"{c}={df.at[first, c]}" for c in subset if c != "metric")
     if differ:
-        expected = (f"one row per configuration; lines {first + 2} and {twin + 2} are both {where} "
-                    f"but differ in {', '.join(differ)}: group by it too (--by, --rows/--cols) or filter the file")
+        expected = (
+            f"one row per configuration; lines {first + 2} and {twin + 2} are both {where} "
+            f"but differ in {', '.join(differ)}: group by it too (--by, --rows/--cols) or filter the file"
+        )
     else:
-        expected = (f"one row per configuration and repeat; lines {first + 2} and {twin + 2} "
-                    f"are the same configuration ({where})")
+        expected = (
+            f"one row per configuration and repeat; lines {first + 2} and {twin + 2} "
+            f"are the same configuration ({where})"
+        )
     raise InputError(file, ",".join(c for c in subset if c != "metric") or "metric", expected)
 
 
@@ -141,8 +147,12 @@ def _notes(bad, group_cols, out) -> pd.Series:
     if bad.empty or not text_cols:
         return notes
     reason = bad[text_cols].astype(str).agg(" ".join, axis=1).str.strip()
-    first = (bad[group_cols].assign(_note=reason)[reason != ""]
-             .groupby(group_cols, observed=True, sort=False, dropna=False)["_note"].first())
+    first = (
+        bad[group_cols]
+        .assign(_note=reason)[reason != ""]
+        .groupby(group_cols, observed=True, sort=False, dropna=False)["_note"]
+        .first()
+    )
     if first.empty:
         return notes
     merged = out[group_cols].merge(first.reset_index(), on=group_cols, how="left")["_note"]

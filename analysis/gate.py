@@ -22,12 +22,16 @@ def _scale(metric, unit_measured, unit_baseline, file) -> float:
     try:
         return units.factor(unit_measured, unit_baseline)
     except ValueError:
-        raise InputError(file, "unit", f"the baseline's unit '{unit_baseline}' (or one that converts) "
-                         f"for '{metric}'; got '{unit_measured}'") from None
+        raise InputError(
+            file,
+            "unit",
+            f"the baseline's unit '{unit_baseline}' (or one that converts) " f"for '{metric}'; got '{unit_measured}'",
+        ) from None
 
 
-def gate(measured, baseline, measured_file, baseline_file, sigma=3.0, floor=0.02, metrics=None,
-         higher=None, lower=None) -> pd.DataFrame:
+def gate(
+    measured, baseline, measured_file, baseline_file, sigma=3.0, floor=0.02, metrics=None, higher=None, lower=None
+) -> pd.DataFrame:
     if sigma < 0 or floor < 0:
         raise InputError("command line", "--sigma/--floor", "numbers not below zero")
     # A failed experiment with no FOM to go by has an empty metric: nothing to gate on its own
@@ -56,12 +60,17 @@ def gate(measured, baseline, measured_file, baseline_file, sigma=3.0, floor=0.02
             unknown.append(metric)
         direction.append(d)
     if unknown:
-        raise InputError(baseline_file, "metric", f"a known direction for {', '.join(repr(m) for m in unknown[:5])}: "
-                         "pass --higher-is-better/--lower-is-better METRIC, or --metric to gate only some FOMs")
+        raise InputError(
+            baseline_file,
+            "metric",
+            f"a known direction for {', '.join(repr(m) for m in unknown[:5])}: "
+            "pass --higher-is-better/--lower-is-better METRIC, or --metric to gate only some FOMs",
+        )
     both["direction"] = direction
 
-    both["measured"] = both["mean_m"] * [_scale(m, um, ub, measured_file)
-                                         for m, um, ub in zip(both["metric"], both["unit_m"], both["unit_b"])]
+    both["measured"] = both["mean_m"] * [
+        _scale(m, um, ub, measured_file) for m, um, ub in zip(both["metric"], both["unit_m"], both["unit_b"])
+    ]
     cv = both["cv_m"].where(both["n_m"] >= 2, both["cv_b"].where(both["n_b"] >= 2))
     both["cv_source"] = np.select([both["n_m"] >= 2, both["n_b"] >= 2], ["measured", "baseline"], "floor")
     both["tolerance_pct"] = np.maximum(floor, sigma * cv.abs().fillna(0)) * 100
@@ -73,11 +82,19 @@ def gate(measured, baseline, measured_file, baseline_file, sigma=3.0, floor=0.02
     no_base = both["mean_b"].isna()
     no_run = both["measured"].isna()
     both["verdict"] = np.select(
-        [only_run, no_base, no_run, worse > both["tolerance_pct"]], [NEW, SKIP, FAIL, FAIL], PASS)
+        [only_run, no_base, no_run, worse > both["tolerance_pct"]], [NEW, SKIP, FAIL, FAIL], PASS
+    )
     both["reason"] = np.select(
         [only_run, no_base, (both["_merge"] == "left_only"), no_run, worse > both["tolerance_pct"]],
-        ["not in the baseline", "the baseline has no number", "missing from the run",
-         "failed in the run", "regressed beyond the tolerance"], "")
+        [
+            "not in the baseline",
+            "the baseline has no number",
+            "missing from the run",
+            "failed in the run",
+            "regressed beyond the tolerance",
+        ],
+        "",
+    )
     out = both[keys + ["metric"]].copy()
     out["unit"] = both["unit_b"].fillna(both["unit_m"])
     out["direction"] = both["direction"]

@@ -10,13 +10,15 @@ import pandas as pd
 from analysis import frame
 
 _LEGEND_MAX = 12  # more curves than this are drawn as their median and range
-_BARS_MAX = 40    # categories on one bar chart
+_BARS_MAX = 40  # categories on one bar chart
 
 
 def _pyplot():
     import matplotlib
+
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
+
     return plt
 
 
@@ -28,8 +30,11 @@ def _png(fig) -> bytes:
 
 
 def _title(df, metric, unit, extra=""):
-    const = [str(df[c].iloc[0]) for c in ("application", "workload", "dataset")
-             if c in df.columns and len(df) and not frame.is_varying(df, c) and str(df[c].iloc[0])]
+    const = [
+        str(df[c].iloc[0])
+        for c in ("application", "workload", "dataset")
+        if c in df.columns and len(df) and not frame.is_varying(df, c) and str(df[c].iloc[0])
+    ]
     head = " / ".join(const)
     return (head + "\n" if head else "") + f"{metric} ({unit}){extra}"
 
@@ -68,13 +73,21 @@ def scaling_figure(scaled, by, nodes_col="nodes", weak=False) -> bytes:
         ax.set_xticklabels([f"{v:g}" for v in sorted(x_all.unique())])
         if not weak:
             from matplotlib.ticker import FormatStrFormatter
+
             ax.set_yscale("log", base=2)
             ax.yaxis.set_major_formatter(FormatStrFormatter("%g"))
     ax.set_xlabel(nodes_col)
     ax.set_ylabel("parallel efficiency (%)" if weak else "speed-up")
     extra = f" - {groups.ngroups} curves" if groups.ngroups > _LEGEND_MAX else ""
-    ax.set_title(_title(scaled, scaled["metric"].iloc[0] if len(scaled) else "", 
-                        scaled["unit"].iloc[0] if len(scaled) else "", extra), fontsize=9)
+    ax.set_title(
+        _title(
+            scaled,
+            scaled["metric"].iloc[0] if len(scaled) else "",
+            scaled["unit"].iloc[0] if len(scaled) else "",
+            extra,
+        ),
+        fontsize=9,
+    )
     ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1.0))  # beside: curves stay visible
     ax.grid(True, which="both", alpha=0.3)
     return _png(fig)
@@ -100,8 +113,9 @@ def bars_figure(agg, axis, others) -> bytes:
             if isinstance(status, str) and status != frame.SUCCESS:
                 ax.text(xpos, 0, status, rotation=90, ha="center", va="bottom", fontsize=7, color="red")
     ax.set_xticks(x)
-    ax.set_xticklabels(groups, rotation=30 if len(groups) > 4 else 0, ha="right" if len(groups) > 4 else "center",
-                       fontsize=7)
+    ax.set_xticklabels(
+        groups, rotation=30 if len(groups) > 4 else 0, ha="right" if len(groups) > 4 else "center", fontsize=7
+    )
     unit = agg["unit"].iloc[0] if len(agg) else ""
     metric = agg["metric"].iloc[0] if len(agg) else ""
     ax.set_ylabel(f"{metric} ({unit})")

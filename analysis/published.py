@@ -37,12 +37,19 @@ def published(measured, reference, measured_file, reference_file, rename=None) -
     measured["metric"] = measured["metric"].astype(str).replace(rename or {})
     on = shared_dimensions(measured, reference)
     if not on:
-        raise InputError(reference_file, "(dimensions)", "at least one dimension column shared with "
-                         f"{measured_file} (e.g. system, nodes)")
+        raise InputError(
+            reference_file,
+            "(dimensions)",
+            "at least one dimension column shared with " f"{measured_file} (e.g. system, nodes)",
+        )
     metrics = set(measured["metric"]) & set(reference["metric"].astype(str))
     if not metrics:
-        raise InputError(reference_file, "metric", "a metric the measured file also has "
-                         f"(measured: {', '.join(sorted(set(measured['metric']))[:10])}; use --map M=REF)")
+        raise InputError(
+            reference_file,
+            "metric",
+            "a metric the measured file also has "
+            f"(measured: {', '.join(sorted(set(measured['metric']))[:10])}; use --map M=REF)",
+        )
     # Metrics only one side has are not cells to compare (a paper's walltime vs our speed-ups).
     reference = reference[reference["metric"].astype(str).isin(metrics)]
     measured = measured[measured["metric"].isin(metrics)]
@@ -63,12 +70,23 @@ def published(measured, reference, measured_file, reference_file, rename=None) -
     printed = _round_half_up(both["measured"], both["value_decimals"].fillna(0).to_numpy())
     agree = np.isclose(printed, both["published"], rtol=0, atol=1e-9)
     both["agrees_as_printed"] = pd.Series(agree, index=both.index).where(
-        both["measured"].notna() & both["published"].notna())
+        both["measured"].notna() & both["published"].notna()
+    )
     both["status"] = np.select(
-        [both["_merge"] == "left_only", both["_merge"] == "right_only",
-         both["status_p"] != frame.SUCCESS, both["status_m"] != frame.SUCCESS],
-        [NO_PUBLISHED, NO_MEASURED, "published_" + both["status_p"].fillna("").str.lower(),
-         "measured_" + both["status_m"].fillna("").str.lower()], default=BOTH)
+        [
+            both["_merge"] == "left_only",
+            both["_merge"] == "right_only",
+            both["status_p"] != frame.SUCCESS,
+            both["status_m"] != frame.SUCCESS,
+        ],
+        [
+            NO_PUBLISHED,
+            NO_MEASURED,
+            "published_" + both["status_p"].fillna("").str.lower(),
+            "measured_" + both["status_m"].fillna("").str.lower(),
+        ],
+        default=BOTH,
+    )
     both["note"] = list(_notes(both))
     out = both[on + ["metric", "unit", "measured", "published", "ratio", "agrees_as_printed", "status", "note"]]
     return frame.sort_natural(out, ["metric"] + on, reference).reset_index(drop=True)
@@ -85,8 +103,9 @@ def _scale(unit_measured, unit_published) -> float:
 
 def _notes(both):
     """The published note, the measured side's reason, and any unit conversion."""
-    for um, up, nm, np_, m, p in zip(both["unit_m"], both["unit_p"], both["note_m"], both["note_p"],
-                                     both["value_m"], both["measured"]):
+    for um, up, nm, np_, m, p in zip(
+        both["unit_m"], both["unit_p"], both["note_m"], both["note_p"], both["value_m"], both["measured"]
+    ):
         parts = [x for x in (np_, nm) if isinstance(x, str) and x]
         if isinstance(um, str) and isinstance(up, str) and um != up:
             lost = np.isnan(p) and not np.isnan(m)

@@ -23,8 +23,17 @@ def statistics(rows, keys) -> pd.DataFrame:
     good = frame.ok(rows)
     work["_value"] = rows["value"].where(good)
     work["_failed"] = ~good
-    out = work.groupby(group_cols, observed=True, sort=False, dropna=False).agg(
-        n=("_value", "count"), n_failed=("_failed", "sum"), mean=("_value", "mean"),
-        min=("_value", "min"), max=("_value", "max"), stdev=("_value", "std")).reset_index()
+    out = (
+        work.groupby(group_cols, observed=True, sort=False, dropna=False)
+        .agg(
+            n=("_value", "count"),
+            n_failed=("_failed", "sum"),
+            mean=("_value", "mean"),
+            min=("_value", "min"),
+            max=("_value", "max"),
+            stdev=("_value", "std"),
+        )
+        .reset_index()
+    )
     out["cv"] = out["stdev"] / out["mean"]
     return out

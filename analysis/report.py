@@ -46,8 +46,10 @@ def _scaling_or_bars(df, rows, metric, unit, file, plots):
     if "nodes" in varying and direction:
         scaled = scaling.scaling(df, metric, direction, file)
         by = scaling.default_by(rows, "nodes")
-        blocks = [("h3", "Scaling (relative to the smallest node count)"),
-                  ("table", scaled[by + ["nodes", "value", "status", "speedup", "parallel_efficiency"]])]
+        blocks = [
+            ("h3", "Scaling (relative to the smallest node count)"),
+            ("table", scaled[by + ["nodes", "value", "status", "speedup", "parallel_efficiency"]]),
+        ]
         if len(plots) < _PLOTS_MAX:
             name = f"scaling-{_slug(metric)}.png"
             plots[name] = plot.scaling_figure(scaled, by)
@@ -74,7 +76,8 @@ def build(df, file, title) -> dict:
     blocks = [("h1", f"Report: {title}")]
     provenance = [c for c in ("project_commit", "spack_lock_hash", "timestamp") if c in df.columns]
     facts = [f"{len(df)} rows from {file}"] + [
-        f"{c}: {', '.join(sorted(set(df[c].astype(str)) - {''})[:3]) or '-'}" for c in provenance]
+        f"{c}: {', '.join(sorted(set(df[c].astype(str)) - {''})[:3]) or '-'}" for c in provenance
+    ]
     blocks.append(("p", "; ".join(facts)))
     blocks.append(("h2", "Summary"))
     blocks.append(("md", summary.summary(df)))
@@ -83,7 +86,9 @@ def build(df, file, title) -> dict:
     for metric in metrics:
         blocks += _blocks_for_metric(df, metric, file, plots)
     if len(plots) >= _PLOTS_MAX:
-        blocks.append(("p", f"Figures for the first {_PLOTS_MAX} metrics only; `hpcaas-analyze plot` draws the others."))
+        blocks.append(
+            ("p", f"Figures for the first {_PLOTS_MAX} metrics only; `hpcaas-analyze plot` draws the others.")
+        )
     text = to_markdown(blocks)
     return {"report.md": text, "report.html": to_html(text, title), **plots}
 
@@ -104,8 +109,12 @@ def to_markdown(blocks) -> str:
 
 def to_html(markdown: str, title: str) -> str:
     body = MarkdownIt("commonmark").enable("table").render(markdown)
-    style = ("body{font-family:sans-serif;max-width:70em;margin:2em auto}table{border-collapse:collapse;"
-             "margin:1em 0}td,th{border:1px solid #ccc;padding:2px 6px;text-align:right}"
-             "th{background:#eee}img{max-width:100%}")
-    return (f"<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>{html.escape(title)}</title>"
-            f"<style>{style}</style></head>\n<body>\n{body}</body></html>\n")
+    style = (
+        "body{font-family:sans-serif;max-width:70em;margin:2em auto}table{border-collapse:collapse;"
+        "margin:1em 0}td,th{border:1px solid #ccc;padding:2px 6px;text-align:right}"
+        "th{background:#eee}img{max-width:100%}"
+    )
+    return (
+        f'<!DOCTYPE html>\n<html><head><meta charset="utf-8"><title>{html.escape(title)}</title>'
+        f"<style>{style}</style></head>\n<body>\n{body}</body></html>\n"
+    )

@@ -41,8 +41,9 @@ def from_traits(traits, file) -> pd.DataFrame:
     if given is None:
         for found, names in ((cores, CORES + ["sockets x cores_per_socket"]), (clock, CLOCK), (flops, FLOPS)):
             if found is None:
-                raise InputError(file, names[0], f"a column of facts for R_peak (any of: {', '.join(names)}), "
-                                 f"or {GIVEN[0]}")
+                raise InputError(
+                    file, names[0], f"a column of facts for R_peak (any of: {', '.join(names)}), " f"or {GIVEN[0]}"
+                )
     known = cores is not None and clock is not None and flops is not None
     computed = cores * clock * flops if known else pd.Series(np.nan, index=traits.index)
     gpu = _column(traits, GPU)
@@ -56,11 +57,15 @@ def from_configs(configs_dir, names=None, gpu="dp") -> pd.DataFrame:
     """R_peak per node of configs/<name>/system.yaml for the given system names (those with a
     folder), or of every system when names is None."""
     from hpcaas import systems  # lazily: it needs jsonschema and the configs tree
+
     if names is None:
         docs = systems.load_all(configs_dir)
     else:
-        docs = {n: systems.load_system(Path(configs_dir) / n) for n in names
-                if (Path(configs_dir) / n / "system.yaml").is_file()}
+        docs = {
+            n: systems.load_system(Path(configs_dir) / n)
+            for n in names
+            if (Path(configs_dir) / n / "system.yaml").is_file()
+        }
     rows = []
     for name, doc in docs.items():
         peak = systems.rpeak_per_node_gflops(doc) if gpu == "dp" else systems.rpeak_per_node_gflops(doc, gpu=gpu)

@@ -62,8 +62,9 @@ def scaling(df, metric, direction, file, by=None, nodes_col="nodes", weak=False)
 def as_tidy(scaled, nodes_col="nodes") -> pd.DataFrame:
     """The derived numbers as tidy rows (metric speedup / parallel_efficiency), so `published`
     can hold them against a paper's printed speed-ups and efficiencies."""
-    id_cols = [c for c in scaled.columns if c not in
-               ("metric", "value", "unit", "n", "base_nodes", "note") + tuple(DERIVED)]
+    id_cols = [
+        c for c in scaled.columns if c not in ("metric", "value", "unit", "n", "base_nodes", "note") + tuple(DERIVED)
+    ]
     parts = []
     for metric, unit in DERIVED.items():
         part = scaled[id_cols].copy()

@@ -2,8 +2,21 @@
 
 #: Dimension columns: what configuration a number belongs to. Absent ones are left empty.
 DIMENSIONS = [
-    "system", "application", "workload", "dataset", "compiler", "mpi", "target", "fabric",
-    "filesystem", "binding", "distribution", "variant", "nodes", "ranks", "threads",
+    "system",
+    "application",
+    "workload",
+    "dataset",
+    "compiler",
+    "mpi",
+    "target",
+    "fabric",
+    "filesystem",
+    "binding",
+    "distribution",
+    "variant",
+    "nodes",
+    "ranks",
+    "threads",
 ]
 
 #: The measurement itself.
@@ -11,13 +24,16 @@ MEASURE = ["metric", "value", "unit"]
 
 #: Provenance of our own runs (published rows carry source/table/printed/note instead).
 PROVENANCE = [
-    "experiment", "status", "repeat", "spack_lock_hash", "project_commit",
-    "spack_inputs_hash", "timestamp",
+    "experiment",
+    "status",
+    "repeat",
+    "spack_lock_hash",
+    "project_commit",
+    "spack_inputs_hash",
+    "timestamp",
 ]
 
-RESULT_COLUMNS = ["experiment"] + [c for c in DIMENSIONS] + MEASURE + [
-    c for c in PROVENANCE if c != "experiment"
-]
+RESULT_COLUMNS = ["experiment"] + [c for c in DIMENSIONS] + MEASURE + [c for c in PROVENANCE if c != "experiment"]
 
 #: Columns `collect` appends after RESULT_COLUMNS: a FOM's Ramble context (e.g. a message size;
 #: empty for Ramble's null context) and why an experiment counts as failed.
@@ -26,8 +42,7 @@ EXTRA_COLUMNS = ["context", "status_reason"]
 #: Columns that describe a row without being part of its configuration: the published tables'
 #: source, caption, printed text and notes, their column labels, the reason of a failure, and
 #: the decimals a value was written with (added when reading a reference).
-ANNOTATIONS = ["source", "table", "printed", "note", "column", "column_label", "status_reason",
-               "value_decimals"]
+ANNOTATIONS = ["source", "table", "printed", "note", "column", "column_label", "status_reason", "value_decimals"]
 
 #: Dimensions whose values are whole numbers (sorted and scaled as numbers, not text).
 NUMERIC_DIMENSIONS = ["nodes", "ranks", "threads"]

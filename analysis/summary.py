@@ -15,7 +15,7 @@ def short_names(df) -> pd.Series:
     if {"application", "workload"} <= set(df.columns):
         prefix = df["application"].astype(str) + "." + df["workload"].astype(str) + "."
         has = [n.startswith(p) for n, p in zip(names, prefix)]
-        names = names.where(~pd.Series(has, index=df.index), [n[len(p):] for n, p in zip(names, prefix)])
+        names = names.where(~pd.Series(has, index=df.index), [n[len(p) :] for n, p in zip(names, prefix)])
     return names
 
 
@@ -33,21 +33,26 @@ def summary(df) -> str:
     if "experiment" in df.columns:
         per_exp = pd.DataFrame({"experiment": short_names(df), "status": status})
         worst = per_exp.groupby("experiment", sort=False)["status"].agg(
-            lambda s: frame.SUCCESS if (s == frame.SUCCESS).all() else frame.FAILED)
+            lambda s: frame.SUCCESS if (s == frame.SUCCESS).all() else frame.FAILED
+        )
         counts = worst.value_counts()
         parts.append(f"{len(worst)} experiments: " + ", ".join(f"{n} {s}" for s, n in counts.items()) + "\n")
         failed = worst[worst != frame.SUCCESS].index
         if len(failed):
             reasons = df.assign(experiment=short_names(df))
             reasons = reasons[reasons["experiment"].isin(failed)]
-            why = (reasons.groupby("experiment", sort=False)["status_reason"].first()
-                   if "status_reason" in reasons.columns else pd.Series("", index=failed))
+            why = (
+                reasons.groupby("experiment", sort=False)["status_reason"].first()
+                if "status_reason" in reasons.columns
+                else pd.Series("", index=failed)
+            )
             parts.append("\nFailed:\n\n" + formats.markdown(why.rename("reason").reset_index()))
     data = df[df["metric"].astype(str) != ""].assign(_metric=_metric_label(df), _status=status)
     if "experiment" in df.columns and data["experiment"].nunique() <= _WIDE_MAX:
-        data = data.assign(_exp=short_names(data),
-                           _cell=data["value"].astype(object).where(data["_status"] == frame.SUCCESS,
-                                                                    data["_status"]))
+        data = data.assign(
+            _exp=short_names(data),
+            _cell=data["value"].astype(object).where(data["_status"] == frame.SUCCESS, data["_status"]),
+        )
         wide = data.pivot_table(index="_metric", columns="_exp", values="_cell", aggfunc="first", sort=False)
         wide = wide.reindex(columns=list(dict.fromkeys(data["_exp"]))).rename_axis(index="metric", columns=None)
         parts.append("\n" + formats.markdown(wide.reset_index()))

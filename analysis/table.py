@@ -34,8 +34,7 @@ def table(df, metric, file, rows_by=None, cols=None) -> pd.DataFrame:
     col_labels = _labels(agg, cols)
     agg["_col"] = col_labels
     index = rows_by or ["metric"]
-    wide = agg.pivot_table(index=index, columns="_col", values="_cell", aggfunc="first",
-                           observed=True, sort=False)
+    wide = agg.pivot_table(index=index, columns="_col", values="_cell", aggfunc="first", observed=True, sort=False)
     order_rows = agg[index].drop_duplicates()
     wide = wide.reindex(pd.MultiIndex.from_frame(order_rows) if len(index) > 1 else order_rows[index[0]])
     wide = wide[list(dict.fromkeys(col_labels))]

@@ -10,18 +10,53 @@ from analysis.errors import InputError
 # spaces), to its size in the family's base unit.
 _FAMILIES = {
     "time": {
-        "ns": 1e-9, "nsec": 1e-9, "us": 1e-6, "usec": 1e-6, "µs": 1e-6, "microseconds": 1e-6,
-        "ms": 1e-3, "msec": 1e-3, "milliseconds": 1e-3, "s": 1.0, "sec": 1.0, "secs": 1.0,
-        "second": 1.0, "seconds": 1.0, "min": 60.0, "mins": 60.0, "minutes": 60.0, "h": 3600.0,
-        "hr": 3600.0, "hour": 3600.0, "hours": 3600.0, "day": 86400.0, "days": 86400.0,
+        "ns": 1e-9,
+        "nsec": 1e-9,
+        "us": 1e-6,
+        "usec": 1e-6,
+        "µs": 1e-6,
+        "microseconds": 1e-6,
+        "ms": 1e-3,
+        "msec": 1e-3,
+        "milliseconds": 1e-3,
+        "s": 1.0,
+        "sec": 1.0,
+        "secs": 1.0,
+        "second": 1.0,
+        "seconds": 1.0,
+        "min": 60.0,
+        "mins": 60.0,
+        "minutes": 60.0,
+        "h": 3600.0,
+        "hr": 3600.0,
+        "hour": 3600.0,
+        "hours": 3600.0,
+        "day": 86400.0,
+        "days": 86400.0,
     },
     "bandwidth": {
-        "b/s": 1.0, "kb/s": 1e3, "mb/s": 1e6, "gb/s": 1e9, "tb/s": 1e12, "kib/s": 2.0**10,
-        "mib/s": 2.0**20, "gib/s": 2.0**30, "gbytes/s": 1e9, "mbytes/s": 1e6,
+        "b/s": 1.0,
+        "kb/s": 1e3,
+        "mb/s": 1e6,
+        "gb/s": 1e9,
+        "tb/s": 1e12,
+        "kib/s": 2.0**10,
+        "mib/s": 2.0**20,
+        "gib/s": 2.0**30,
+        "gbytes/s": 1e9,
+        "mbytes/s": 1e6,
     },
     "flops": {
-        "flops": 1.0, "flop/s": 1.0, "mflops": 1e6, "mflop/s": 1e6, "gflops": 1e9, "gflop/s": 1e9,
-        "tflops": 1e12, "tflop/s": 1e12, "pflops": 1e15, "pflop/s": 1e15,
+        "flops": 1.0,
+        "flop/s": 1.0,
+        "mflops": 1e6,
+        "mflop/s": 1e6,
+        "gflops": 1e9,
+        "gflop/s": 1e9,
+        "tflops": 1e12,
+        "tflop/s": 1e12,
+        "pflops": 1e15,
+        "pflop/s": 1e15,
     },
 }
 _LOOKUP = {unit: (family, size) for family, sizes in _FAMILIES.items() for unit, size in sizes.items()}
@@ -72,8 +107,11 @@ def harmonise(df: pd.DataFrame, file, metric_col="metric") -> pd.DataFrame:
             try:
                 scale = factor(unit, target)
             except ValueError:
-                raise InputError(file, "unit", f"one unit per metric, or units that convert; "
-                                 f"metric '{metric}' has '{target}' and '{unit}'") from None
+                raise InputError(
+                    file,
+                    "unit",
+                    f"one unit per metric, or units that convert; " f"metric '{metric}' has '{target}' and '{unit}'",
+                ) from None
             mask = (out[metric_col] == metric) & (out["unit"] == unit)
             out.loc[mask, "value"] = out.loc[mask, "value"] * scale
             out.loc[mask, "unit"] = target

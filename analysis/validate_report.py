@@ -27,8 +27,15 @@ def build(verdict, system, limits, results, baseline=None, gate=None, jobs=None)
     failed = failed.drop_duplicates("experiment")[["experiment", "status", "status_reason"]]
     below = limits[limits["verdict"] == "FAIL"]
     moved = gate[gate["verdict"] == "FAIL"] if gate is not None else gate
-    failing = [name for name, bad in (("the hardware's limits", len(below)), ("the baseline", 0 if moved is None else len(moved)),
-                                      ("failed experiments", len(failed))) if bad]
+    failing = [
+        name
+        for name, bad in (
+            ("the hardware's limits", len(below)),
+            ("the baseline", 0 if moved is None else len(moved)),
+            ("failed experiments", len(failed)),
+        )
+        if bad
+    ]
     parts = [
         f"# Validation of {system}: {verdict}\n",
         ("Failed on: " + ", ".join(failing) + ".\n") if failing else "Every gate passed.\n",
@@ -36,17 +43,23 @@ def build(verdict, system, limits, results, baseline=None, gate=None, jobs=None)
         "Each FOM's fraction of the limit its system's facts allow (`hpcaas limits`), beside the fraction a "
         "healthy system reaches (bar chart: `limits.png`); `unknown` where the facts give no limit.\n",
         _table(limits),
-        f"## Below the expected fraction ({len(below)})\n", _table(below[["metric", "fraction", "expected", "limit_from"]]),
+        f"## Below the expected fraction ({len(below)})\n",
+        _table(below[["metric", "fraction", "expected", "limit_from"]]),
     ]
     if gate is not None:
-        cols = [c for c in ("metric", "unit", "baseline", "measured", "change_pct", "tolerance_pct", "verdict", "reason")
-                if c in gate.columns]
+        cols = [
+            c
+            for c in ("metric", "unit", "baseline", "measured", "change_pct", "tolerance_pct", "verdict", "reason")
+            if c in gate.columns
+        ]
         parts += [
             "## Against the baseline\n",
             f"Baseline: `{baseline}`. A FOM fails when it moved the bad way by more than its tolerance "
             "(max(2 %, 3 x its run-to-run CV)).\n",
-            f"## FOMs that moved ({len(moved)})\n", _table(moved[cols]),
-            "## All gated FOMs\n", _table(gate[cols]),
+            f"## FOMs that moved ({len(moved)})\n",
+            _table(moved[cols]),
+            "## All gated FOMs\n",
+            _table(gate[cols]),
         ]
     else:
         parts.append("No baseline: this run was gated against the hardware's limits only.\n")
@@ -56,8 +69,10 @@ def build(verdict, system, limits, results, baseline=None, gate=None, jobs=None)
         parts += ["## Scheduler jobs (wait and run time, from Slurm's job completion log)\n", _table(jobs[keep])]
         if {"wait_s", "run_s"} <= set(jobs.columns):
             w, r = pd.to_numeric(jobs["wait_s"]), pd.to_numeric(jobs["run_s"])
-            parts.append(f"{len(jobs)} jobs: wait {w.sum():.0f} s in total (max {w.max():.0f} s), "
-                         f"run {r.sum():.0f} s in total (max {r.max():.0f} s).\n")
+            parts.append(
+                f"{len(jobs)} jobs: wait {w.sum():.0f} s in total (max {w.max():.0f} s), "
+                f"run {r.sum():.0f} s in total (max {r.max():.0f} s).\n"
+            )
     parts.append("Figures: `figures/report.md` (hpcaas-analyze report of the run).\n")
     return "\n".join(parts)
 

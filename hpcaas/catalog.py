@@ -81,8 +81,9 @@ def _tool(tool: str, script: str, data: dict) -> dict:
         (Path(tmp) / "in.json").write_text(json.dumps(data))
         out = Path(tmp) / "in.json" if tool == "ramble" else Path(tmp) / "in.json.out"
         cmd = f". ./setup-env.sh && {tool} python {tmp}/run.py {tmp}/in.json"
-        proc = subprocess.run(["bash", "-c", cmd], cwd=ROOT, capture_output=True, text=True,
-                              env={**os.environ, "HPCAAS_ROOT": str(ROOT)})
+        proc = subprocess.run(
+            ["bash", "-c", cmd], cwd=ROOT, capture_output=True, text=True, env={**os.environ, "HPCAAS_ROOT": str(ROOT)}
+        )
         if proc.returncode != 0:
             sys.exit(f"hpcaas catalog: {tool} python failed:\n{proc.stderr[-3000:]}")
         return json.loads(out.read_text())
@@ -95,8 +96,11 @@ def applications() -> dict:
 
 def _externals(system: str) -> dict:
     packages = yaml.safe_load((CONFIGS / system / "spack/packages.yaml").read_text())["packages"]
-    return {name: conf["externals"][0]["spec"].split("@")[1].split()[0]
-            for name, conf in packages.items() if conf.get("externals") and conf.get("buildable") is False}
+    return {
+        name: conf["externals"][0]["spec"].split("@")[1].split()[0]
+        for name, conf in packages.items()
+        if conf.get("externals") and conf.get("buildable") is False
+    }
 
 
 def _main_spec(app: str, specs: dict) -> tuple:
@@ -127,15 +131,30 @@ def entries(system: str, tier: str = "all") -> list:
         spec = specs.get(app, "")
         src = sources.get(app, {})
         package = src.get("package", app)
-        entry = {"application": app, "spec": spec, "package": named.get(app, (app,))[0], "ranks": info["ranks"],
-                 "git": src.get("git", "") if src.get("kind") == "git" else "",
-                 "workload": (info["workloads"] or [None])[0], "mpi": info["mpi"],
-                 "version": src.get("version", ""), "source_kind": src.get("kind", ""),
-                 "source_ref": src.get("ref", ""), "built_by": "spack", "status": "", "reason": "",
-                 "slow": "slow-build" in info["tags"]}
+        entry = {
+            "application": app,
+            "spec": spec,
+            "package": named.get(app, (app,))[0],
+            "ranks": info["ranks"],
+            "git": src.get("git", "") if src.get("kind") == "git" else "",
+            "workload": (info["workloads"] or [None])[0],
+            "mpi": info["mpi"],
+            "version": src.get("version", ""),
+            "source_kind": src.get("kind", ""),
+            "source_ref": src.get("ref", ""),
+            "built_by": "spack",
+            "status": "",
+            "reason": "",
+            "slow": "slow-build" in info["tags"],
+        }
         if package in externals:
-            entry.update(built_by="debian", source_kind="external", version=externals[package],
-                         spec=f"{package}@{externals[package]}", source_ref=_debian_version(package))
+            entry.update(
+                built_by="debian",
+                source_kind="external",
+                version=externals[package],
+                spec=f"{package}@{externals[package]}",
+                source_ref=_debian_version(package),
+            )
         if entry["source_kind"] == "licensed" and not list(mirror.rglob(src.get("file") or "-")):
             entry.update(status="SKIPPED", reason=f"licensed: put {src['file']} (sha256 {src['ref']}) into mirror/")
         elif not entry["workload"]:
@@ -186,8 +205,12 @@ def study_doc(system: str, tier: str = "all") -> dict:
         "question": "Does every application build from its pinned source and run its smallest real workload here?",
         "paper": "none (the catalog: ramble-repo/ x spack-repo/)",
         "software": {"sweep": ["mpi"]},
-        "ramble": {"variants": {"package_manager": "spack"}, "variables": {"n_nodes": "1"},
-                   "applications": apps, "software": {"packages": packages, "environments": environments}},
+        "ramble": {
+            "variants": {"package_manager": "spack"},
+            "variables": {"n_nodes": "1"},
+            "applications": apps,
+            "software": {"packages": packages, "environments": environments},
+        },
     }
 
 
@@ -201,15 +224,26 @@ def table(system: str, results_csv: str, out_csv: str, tier: str = "all") -> int
     for e in entries(system, tier):
         mine = [r for r in rows if r["application"] == e["application"]]
         status = e["status"] or ("FAILED" if not mine or any(r["status"] != "SUCCESS" for r in mine) else "SUCCESS")
-        reason = e["reason"] or "; ".join(sorted({r.get("status_reason", "") for r in mine if r["status"] != "SUCCESS"}))
+        reason = e["reason"] or "; ".join(
+            sorted({r.get("status_reason", "") for r in mine if r["status"] != "SUCCESS"})
+        )
         if e["application"] in not_built:
             status, reason = "FAILED", "the Spack build failed (see make catalog's messages)"
         elif not e["status"] and not mine:
             reason = "no experiment ran (see the run's messages)"
-        out.append({"application": e["application"], "version": e["version"], "source_kind": e["source_kind"],
-                    "source_ref": e["source_ref"], "built_by": e["built_by"], "status": status,
-                    "foms": len({r["metric"] for r in mine if r["status"] == "SUCCESS"}),
-                    "build_s": build.get(e["application"], ""), "reason": reason})
+        out.append(
+            {
+                "application": e["application"],
+                "version": e["version"],
+                "source_kind": e["source_kind"],
+                "source_ref": e["source_ref"],
+                "built_by": e["built_by"],
+                "status": status,
+                "foms": len({r["metric"] for r in mine if r["status"] == "SUCCESS"}),
+                "build_s": build.get(e["application"], ""),
+                "reason": reason,
+            }
+        )
     with open(out_csv, "w", newline="") as f:
         writer = csv.DictWriter(f, fieldnames=list(out[0]))
         writer.writeheader()
@@ -221,8 +255,12 @@ def _build_seconds(entries_: list) -> dict:
     """Seconds Spack spent building each application (its install_times.json), first build."""
     out = {}
     for e in entries_:
-        proc = subprocess.run(["bash", "-c", f". ./setup-env.sh && spack find --format '{{prefix}}' {e['spec'].split()[0]}"],
-                              cwd=ROOT, capture_output=True, text=True)
+        proc = subprocess.run(
+            ["bash", "-c", f". ./setup-env.sh && spack find --format '{{prefix}}' {e['spec'].split()[0]}"],
+            cwd=ROOT,
+            capture_output=True,
+            text=True,
+        )
         times = [Path(p) / ".spack/install_times.json" for p in proc.stdout.split()]
         seconds = [json.loads(t.read_text())["total"] for t in times if t.exists()]
         if seconds:
@@ -236,11 +274,18 @@ def unreachable(system: str, tier: str = "all") -> list:
     out = []
     for e in entries(system, tier):
         if e["git"] and e["built_by"] == "spack" and e["status"] != "SKIPPED":
-            proc = subprocess.run(["git", "ls-remote", "--exit-code", e["git"], "HEAD"], capture_output=True, text=True,
-                                  timeout=120, env={**os.environ, "GIT_TERMINAL_PROMPT": "0"})
+            proc = subprocess.run(
+                ["git", "ls-remote", "--exit-code", e["git"], "HEAD"],
+                capture_output=True,
+                text=True,
+                timeout=120,
+                env={**os.environ, "GIT_TERMINAL_PROMPT": "0"},
+            )
             if proc.returncode != 0:
-                out.append(f"{e['application']}: cannot reach {e['git']} (commit {e['source_ref']}); offline, map it "
-                           f"to a mirror: git config --global url.<mirror>.insteadOf {e['git']}")
+                out.append(
+                    f"{e['application']}: cannot reach {e['git']} (commit {e['source_ref']}); offline, map it "
+                    f"to a mirror: git config --global url.<mirror>.insteadOf {e['git']}"
+                )
     return out
 
 

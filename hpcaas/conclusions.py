@@ -41,7 +41,9 @@ def validate(rows, file) -> list:
         spec = next(iter(check.values()))
         cells = isinstance(spec.get("a"), dict) and isinstance(spec.get("b"), dict)
         if "axis" not in spec and not cells:
-            raise InputError(file, f"{key}.check.{next(iter(check))}.axis", "the results column the claim compares along")
+            raise InputError(
+                file, f"{key}.check.{next(iter(check))}.axis", "the results column the claim compares along"
+            )
     return rows
 
 
@@ -115,6 +117,13 @@ def table(df: pd.DataFrame, rows: list) -> pd.DataFrame:
     out = []
     for row in rows:
         status, measured = evaluate(df, row)
-        out.append({"claim": row["claim"], "where": row["where"], "metric": row["metric"],
-                    "measured": measured, "status": status})
+        out.append(
+            {
+                "claim": row["claim"],
+                "where": row["where"],
+                "metric": row["metric"],
+                "measured": measured,
+                "status": status,
+            }
+        )
     return pd.DataFrame(out, columns=["claim", "where", "metric", "measured", "status"])

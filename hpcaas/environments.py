@@ -53,8 +53,10 @@ def specs_of(workspace) -> list:
 def _site_os(system: str, spec: str) -> str:
     """The operating system of the compiler a spec names (or of the system's first compiler):
     the site's OS, which Spack cannot guess from this machine."""
-    compilers = [c["compiler"] for c in (yaml.safe_load((CONFIGS / system / "spack/compilers.yaml").read_text())
-                                         or {}).get("compilers", [])]
+    compilers = [
+        c["compiler"]
+        for c in (yaml.safe_load((CONFIGS / system / "spack/compilers.yaml").read_text()) or {}).get("compilers", [])
+    ]
     named = re.search(r"%(\S+)", spec)
     for c in compilers:
         if named and c["spec"].replace("@=", "@").startswith(named.group(1)):
@@ -87,8 +89,9 @@ def manifest(study: str, system: str, workspace) -> Path:
 def inputs(study: str, system: str) -> str:
     """The hash of the pair's inputs now: its manifest and the Spack inputs of its lock's packages."""
     env = folder(study, system)
-    return spack_inputs.inputs_hash(system, (env / "spack.yaml").read_text(),
-                                    spack_inputs.lock_packages(env / "spack.lock"))
+    return spack_inputs.inputs_hash(
+        system, (env / "spack.yaml").read_text(), spack_inputs.lock_packages(env / "spack.lock")
+    )
 
 
 def record(study: str, system: str) -> None:
@@ -104,8 +107,10 @@ def stale() -> list:
         if not (env / "spack.lock").is_file() or not (env / "inputs.sha256").is_file():
             out.append(f"{study} on {system}: no committed lock ({env / 'spack.lock'}); run {fix}")
         elif (env / "inputs.sha256").read_text().strip() != inputs(study, system):
-            out.append(f"{study} on {system}: its lock was solved from other inputs (a recipe, the system's "
-                       f"Spack config or the study's specs changed); run {fix}")
+            out.append(
+                f"{study} on {system}: its lock was solved from other inputs (a recipe, the system's "
+                f"Spack config or the study's specs changed); run {fix}"
+            )
     return out
 
 

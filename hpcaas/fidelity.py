@@ -25,9 +25,26 @@ import re
 from analysis.errors import InputError
 
 PARAMETERS = (
-    "application", "version", "input", "size", "steps", "nodes", "ranks per node", "threads",
-    "binding", "distribution", "compiler", "flags", "libraries", "mpi", "fabric", "file system",
-    "launcher", "repeats", "target", "metric",
+    "application",
+    "version",
+    "input",
+    "size",
+    "steps",
+    "nodes",
+    "ranks per node",
+    "threads",
+    "binding",
+    "distribution",
+    "compiler",
+    "flags",
+    "libraries",
+    "mpi",
+    "fabric",
+    "file system",
+    "launcher",
+    "repeats",
+    "target",
+    "metric",
 )
 RENDERS = ("spec", "command", "env", "experiments")
 
@@ -61,8 +78,9 @@ def _covered(row, system, experiments):
     if row.get("system") not in (None, system):
         return None
     pattern = re.compile(row.get("experiment", ""))
-    return [e for e in experiments.values()
-            if row.get("application") in (None, e.application) and pattern.search(e.key)]
+    return [
+        e for e in experiments.values() if row.get("application") in (None, e.application) and pattern.search(e.key)
+    ]
 
 
 def check(rows, system, experiments) -> list:

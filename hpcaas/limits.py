@@ -25,7 +25,6 @@ import sys
 from pathlib import Path
 
 import pandas as pd
-import yaml
 
 from analysis import directions, files, frame
 from analysis.errors import InputError
@@ -62,7 +61,11 @@ def limits(doc: dict, ranks: int, nodes: int, threads: int = 1) -> dict:
         "HPL_Tflops": (core * cores_used / 1000 if core else None, "Tflops", f"{cores_used} cores x {peak}"),
         "StarDGEMM_Gflops": (core, "Gflops", f"one core: {peak}"),
         "SingleDGEMM_Gflops": (core, "Gflops", f"one core: {peak}"),
-        "StarSTREAM_Triad": (bandwidth / per_node if bandwidth else None, "GB/s", f"{bw_src} / {per_node} ranks per node"),
+        "StarSTREAM_Triad": (
+            bandwidth / per_node if bandwidth else None,
+            "GB/s",
+            f"{bw_src} / {per_node} ranks per node",
+        ),
         "SingleSTREAM_Triad": (bandwidth, "GB/s", bw_src),
         "MinPingPongBandwidth_GBytes": (speed / 8 if speed else None, "GB/s", f"{speed_src} / 8 bit"),
         "MaxPingPongLatency_usec": (latency, "usec", lat_src),
@@ -77,9 +80,16 @@ def expected(system: str, doc: dict) -> dict:
             data = systems.read_yaml(file)
             out = {}
             for metric, entry in (data.get("fractions") or {}).items():
-                if not isinstance(entry, dict) or "at_least" not in entry or entry.get("source") not in data.get("sources", {}):
+                if (
+                    not isinstance(entry, dict)
+                    or "at_least" not in entry
+                    or entry.get("source") not in data.get("sources", {})
+                ):
                     raise InputError(file, f"fractions.{metric}", "{at_least: <0..1>, source: <a key of sources>}")
-                out[metric] = (float(entry["at_least"]), f"{file.relative_to(CONFIGS.parent)}: {data['sources'][entry['source']]}")
+                out[metric] = (
+                    float(entry["at_least"]),
+                    f"{file.relative_to(CONFIGS.parent)}: {data['sources'][entry['source']]}",
+                )
             return out
     return {}
 
@@ -109,10 +119,19 @@ def gate(system: str, results: pd.DataFrame, results_file) -> pd.DataFrame:
         elif limit:
             lower = directions.of(metric, unit) == directions.LOWER
             fraction = limit / measured if lower else measured / limit
-        rows.append({"metric": metric, "unit": str(got["unit"].iloc[0]), "measured": measured, "limit": limit,
-                     "fraction": fraction, "expected": expected_fraction, "verdict": verdict,
-                     "limit_from": how if limit else f"unknown: {how}",
-                     "expected_from": want.get(metric, (None, "no expected fraction for this system or family"))[1]})
+        rows.append(
+            {
+                "metric": metric,
+                "unit": str(got["unit"].iloc[0]),
+                "measured": measured,
+                "limit": limit,
+                "fraction": fraction,
+                "expected": expected_fraction,
+                "verdict": verdict,
+                "limit_from": how if limit else f"unknown: {how}",
+                "expected_from": want.get(metric, (None, "no expected fraction for this system or family"))[1],
+            }
+        )
     return pd.DataFrame(rows, columns=COLUMNS)
 
 
@@ -131,8 +150,14 @@ def figure(table: pd.DataFrame) -> bytes:
         color = "tab:green" if row.verdict == PASS else "tab:red" if row.verdict == FAIL else "tab:gray"
         ax.barh(i, row.fraction, color=color)
         if row.expected is not None and not pd.isna(row.expected):
-            ax.axvspan(row.expected, 1.0, ymin=(i + 0.1) / len(known), ymax=(i + 0.9) / len(known), alpha=0.15,
-                       color="tab:blue")
+            ax.axvspan(
+                row.expected,
+                1.0,
+                ymin=(i + 0.1) / len(known),
+                ymax=(i + 0.9) / len(known),
+                alpha=0.15,
+                color="tab:blue",
+            )
             ax.plot([row.expected, row.expected], [i - 0.4, i + 0.4], color="tab:blue")
         ax.text(min(row.fraction, 1.0) + 0.01, i, f"{row.fraction:.0%}", va="center")
     ax.set_yticks(range(len(known)), known["metric"])

@@ -26,9 +26,16 @@ LIBDIR = Path("/usr/lib") / MULTIARCH
 # name -> (suffix of the Debian alternatives in /usr/bin, include dir, {lib name: Debian lib})
 MPI_LAYOUT = {
     "openmpi": (".openmpi", LIBDIR / "openmpi/include", {"": LIBDIR / "openmpi/lib"}),
-    "mpich": (".mpich", Path("/usr/include") / MULTIARCH / "mpich",
-              {"libmpich.so": LIBDIR / "libmpich.so", "libmpi.so": LIBDIR / "libmpich.so",
-               "libmpicxx.so": LIBDIR / "libmpichcxx.so", "libmpifort.so": LIBDIR / "libmpichfort.so"}),
+    "mpich": (
+        ".mpich",
+        Path("/usr/include") / MULTIARCH / "mpich",
+        {
+            "libmpich.so": LIBDIR / "libmpich.so",
+            "libmpi.so": LIBDIR / "libmpich.so",
+            "libmpicxx.so": LIBDIR / "libmpichcxx.so",
+            "libmpifort.so": LIBDIR / "libmpichfort.so",
+        },
+    ),
 }
 MPI_TOOLS = ["mpicc", "mpicxx", "mpic++", "mpif77", "mpif90", "mpifort", "mpirun", "mpiexec"]
 
@@ -94,8 +101,10 @@ def debian_externals(table=DEBIAN_EXTERNALS):
         if not version:
             continue
         version = re.match(upstream, version).group(0)
-        found[name] = {"externals": [{"spec": f"{name}@{version}", "prefix": prefix.format(version=version)}],
-                       "buildable": buildable == "true"}
+        found[name] = {
+            "externals": [{"spec": f"{name}@{version}", "prefix": prefix.format(version=version)}],
+            "buildable": buildable == "true",
+        }
     return found
 
 
@@ -119,7 +128,9 @@ def base_clock(info):
         return float(named.group(1)), "from the model name"
     if info.get("CPU max MHz"):
         return round(float(info["CPU max MHz"]) / 1000, 3), "lscpu CPU max MHz"
-    return round(float(info.get("BogoMIPS", 2000)) / 2000, 3), "BogoMIPS / 2 (the TSC rate; a VM hides the nominal clock)"
+    return round(
+        float(info.get("BogoMIPS", 2000)) / 2000, 3
+    ), "BogoMIPS / 2 (the TSC rate; a VM hides the nominal clock)"
 
 
 def vector_facts(flags):
@@ -142,7 +153,7 @@ def fact(value, source, note=None, verified=None):
 def system_facts(target, launchers):
     """configs/local/system.yaml in the schema's {value, source} form (configs/schema/)."""
     info, flags = lscpu(), cpu_flags()
-    mem_kib = int(next(l.split()[1] for l in open("/proc/meminfo") if l.startswith("MemTotal")))
+    mem_kib = int(next(line.split()[1] for line in open("/proc/meminfo") if line.startswith("MemTotal")))
     ghz, clock_note = base_clock(info)
     width, flops = vector_facts(flags)
     today = date.today().isoformat()
@@ -155,7 +166,9 @@ def system_facts(target, launchers):
             "lscpu": f"lscpu and /proc/cpuinfo on {platform.node()}, {today}",
             "meminfo": f"/proc/meminfo on {platform.node()}, {today}",
             "spack-arch": "spack arch --target (archspec)",
-            "make-system": "hpcaas/local.py of this project (make system): one node, MPI over shared memory, no batch scheduler",
+            "make-system": (
+                "hpcaas/local.py of this project (make system): one node, MPI over shared memory, no batch scheduler"
+            ),
         },
         "site": fact("this machine", "make-system"),
         "integrator": fact("n/a (one machine)", "make-system"),
@@ -171,10 +184,14 @@ def system_facts(target, launchers):
         "threads_per_core": fact(int(info.get("Thread(s) per core", 1)), "lscpu"),
         "base_clock_ghz": fact(ghz, "lscpu", clock_note, verified=False),
         "vector_width_bits": fact(width, "lscpu", "widest DP SIMD in the CPU flags"),
-        "dp_flops_per_cycle": fact(flops, "lscpu", "2 FMA pipes x SIMD width / 64 bit x 2 FLOP (assumed)", verified=False),
+        "dp_flops_per_cycle": fact(
+            flops, "lscpu", "2 FMA pipes x SIMD width / 64 bit x 2 FLOP (assumed)", verified=False
+        ),
         "memory_per_node_gib": fact(round(mem_kib / 2**20, 1), "meminfo"),
-        "memory_bandwidth": {"specified_gbs_per_node": fact(None, "make-system", "not known for this machine"),
-                             "measured_gbs_per_node": fact(None, "make-system", "run the stream study to measure it")},
+        "memory_bandwidth": {
+            "specified_gbs_per_node": fact(None, "make-system", "not known for this machine"),
+            "measured_gbs_per_node": fact(None, "make-system", "run the stream study to measure it"),
+        },
         "gpus": [],
         "interconnect": {
             "kind": fact("ethernet", "make-system", "one node: ranks talk over shared memory"),
@@ -182,11 +199,16 @@ def system_facts(target, launchers):
             "speed_gbps": fact(None, "make-system"),
             "topology": fact(None, "make-system"),
         },
-        "filesystems": fact(sorted({line.split()[2] for line in open("/proc/mounts")
-                                    if line.split()[1] == "/"}), "make-system", "the root file system"),
+        "filesystems": fact(
+            sorted({line.split()[2] for line in open("/proc/mounts") if line.split()[1] == "/"}),
+            "make-system",
+            "the root file system",
+        ),
         "scheduler": fact("local", "make-system"),
-        "launcher": {"command": fact("mpirun", "make-system", "each MPI's own mpirun: " + ", ".join(sorted(launchers))),
-                     "binding": fact("--bind-to core (Open MPI), -bind-to core (MPICH)", "make-system")},
+        "launcher": {
+            "command": fact("mpirun", "make-system", "each MPI's own mpirun: " + ", ".join(sorted(launchers))),
+            "binding": fact("--bind-to core (Open MPI), -bind-to core (MPICH)", "make-system"),
+        },
     }
 
 
@@ -223,8 +245,10 @@ def main():
     # The axes environments/ take from a system (environments/README.md).
     compilers = yaml.safe_load((args.spack_dir / "compilers.yaml").read_text())["compilers"]
     compiler_specs = sorted("%" + c["compiler"]["spec"].replace("@=", "@") for c in compilers)
-    mpis = sorted(f"^{name}@{packages[name]['externals'][0]['spec'].split('@')[1].split()[0].split('~')[0].split('+')[0]}"
-                  for name in launchers)
+    mpis = sorted(
+        f"^{name}@{packages[name]['externals'][0]['spec'].split('@')[1].split()[0].split('~')[0].split('+')[0]}"
+        for name in launchers
+    )
     gcc = [c for c in compiler_specs if c.startswith("%gcc")]
     definitions = [
         {"default_compiler": (gcc or compiler_specs)[-1:]},
@@ -236,12 +260,14 @@ def main():
     ]
     (args.spack_dir / "definitions.yaml").write_text(
         "# Generated by `make system`: this machine's compilers, MPIs and target for environments/.\n"
-        + yaml.safe_dump({"definitions": definitions}, sort_keys=False))
+        + yaml.safe_dump({"definitions": definitions}, sort_keys=False)
+    )
 
     facts = system_facts(args.target, launchers)
     (args.out / "system.yaml").write_text(
         "# Generated by `make system` on this machine: do not commit (configs/local.example/ shows the shape).\n"
-        + yaml.safe_dump(facts, sort_keys=False))
+        + yaml.safe_dump(facts, sort_keys=False)
+    )
 
     write_ramble(args.out, launchers)
     write_local_slurm(args.out.parent / "local-slurm", facts)
@@ -268,18 +294,28 @@ def write_ramble(out: Path, launchers: dict):
     env = {"OMPI_MCA_btl_vader_single_copy_mechanism": "none"}
     if os.geteuid() == 0:  # Open MPI refuses to run as root without both of these.
         env.update(OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1")
-    _dump(out / "ramble/variables.yaml", "# Generated by `make system`: Ramble variables of this machine.\n",
-          {"variables": variables})
-    _dump(out / "ramble/env_vars.yaml", "# Generated by `make system`: environment every experiment here gets.\n",
-          {"env_vars": {"set": env}})
-    _dump(out / "ramble/fabrics.yaml",
-          "# Generated by `make system`: one node, so MPI uses shared memory and there is no fabric to choose.\n",
-          {"fabrics": {"shm": {}}})
+    _dump(
+        out / "ramble/variables.yaml",
+        "# Generated by `make system`: Ramble variables of this machine.\n",
+        {"variables": variables},
+    )
+    _dump(
+        out / "ramble/env_vars.yaml",
+        "# Generated by `make system`: environment every experiment here gets.\n",
+        {"env_vars": {"set": env}},
+    )
+    _dump(
+        out / "ramble/fabrics.yaml",
+        "# Generated by `make system`: one node, so MPI uses shared memory and there is no fabric to choose.\n",
+        {"fabrics": {"shm": {}}},
+    )
 
 
 def slurm_nodes(up_sh=ROOT / "slurm/up.sh") -> int:
     """The number of emulated nodes slurm/up.sh starts by default (HPCAAS_SLURM_NODES)."""
-    return int(os.environ.get("HPCAAS_SLURM_NODES") or re.search(r"HPCAAS_SLURM_NODES:-(\d+)", up_sh.read_text()).group(1))
+    return int(
+        os.environ.get("HPCAAS_SLURM_NODES") or re.search(r"HPCAAS_SLURM_NODES:-(\d+)", up_sh.read_text()).group(1)
+    )
 
 
 def write_local_slurm(out: Path, local: dict):
@@ -288,27 +324,34 @@ def write_local_slurm(out: Path, local: dict):
     cores = local["sockets"]["value"] * local["cores_per_socket"]["value"]
     nodes = slurm_nodes()
     facts = dict(local)
-    facts.update({
-        "name": "local-slurm",
-        "description": f"This machine behind slurm/up.sh's Slurm: {nodes} emulated nodes over loopback",
-        "sources": {**local["sources"],
-                    "up-sh": "slurm/up.sh and slurm/README.md of this project: node layout, slurm.conf, plugins"},
-        "site": fact("this machine", "up-sh"),
-        "integrator": fact("hpcaas-bench slurm/up.sh (emulated nodes)", "up-sh"),
-        "nodes": fact(nodes, "up-sh", "HPCAAS_SLURM_NODES; each node gets its own share of the cores"),
-        "sockets": fact(1, "up-sh"),
-        "cores_per_socket": fact(max(1, cores // nodes), "up-sh",
-                                 f"{cores} cores of this machine shared out by CpuSpecList"),
-        "interconnect": {
-            "kind": fact("ethernet", "up-sh", "the loopback interface: the emulated nodes are one host"),
-            "name": fact("loopback (lo)", "up-sh"),
-            "speed_gbps": fact(None, "up-sh"),
-            "topology": fact(None, "up-sh"),
-        },
-        "scheduler": fact("slurm", "up-sh", "Slurm 22.05 (Debian bookworm), select/cons_tres CR_Core, no slurmdbd"),
-        "launcher": {"command": fact("srun", "up-sh", "srun --mpi=pmix for Open MPI, --mpi=pmi2 for MPICH"),
-                     "binding": fact("--cpu-bind=cores", "up-sh")},
-    })
+    facts.update(
+        {
+            "name": "local-slurm",
+            "description": f"This machine behind slurm/up.sh's Slurm: {nodes} emulated nodes over loopback",
+            "sources": {
+                **local["sources"],
+                "up-sh": "slurm/up.sh and slurm/README.md of this project: node layout, slurm.conf, plugins",
+            },
+            "site": fact("this machine", "up-sh"),
+            "integrator": fact("hpcaas-bench slurm/up.sh (emulated nodes)", "up-sh"),
+            "nodes": fact(nodes, "up-sh", "HPCAAS_SLURM_NODES; each node gets its own share of the cores"),
+            "sockets": fact(1, "up-sh"),
+            "cores_per_socket": fact(
+                max(1, cores // nodes), "up-sh", f"{cores} cores of this machine shared out by CpuSpecList"
+            ),
+            "interconnect": {
+                "kind": fact("ethernet", "up-sh", "the loopback interface: the emulated nodes are one host"),
+                "name": fact("loopback (lo)", "up-sh"),
+                "speed_gbps": fact(None, "up-sh"),
+                "topology": fact(None, "up-sh"),
+            },
+            "scheduler": fact("slurm", "up-sh", "Slurm 22.05 (Debian bookworm), select/cons_tres CR_Core, no slurmdbd"),
+            "launcher": {
+                "command": fact("srun", "up-sh", "srun --mpi=pmix for Open MPI, --mpi=pmi2 for MPICH"),
+                "binding": fact("--cpu-bind=cores", "up-sh"),
+            },
+        }
+    )
     header = "# Generated by `make system` from configs/local: do not commit.\n"
     _dump(out / "system.yaml", header, facts)
     variables = {
@@ -323,15 +366,22 @@ def write_local_slurm(out: Path, local: dict):
         "slurm_mpi_mpich": "pmi2",
         "slurm_mpi_plugin": "{slurm_mpi_{mpi}}",
         "launcher_srun": "srun --mpi={slurm_mpi_plugin} -N {n_nodes} -n {n_ranks} -c {n_threads} "
-                         "--cpu-bind={cpu_bind} --distribution='{distribution}'",
+        "--cpu-bind={cpu_bind} --distribution='{distribution}'",
         "fabric": "loopback",
     }
     _dump(out / "ramble/variables.yaml", header, {"variables": variables})
     # Open MPI sees two nodes, so no shared memory between them, and its TCP transport skips lo
     # by default and would take eth0: keep it on loopback. MPICH finds the peer on the same host
     # and uses shared memory; it ignores these.
-    _dump(out / "ramble/fabrics.yaml", header, {"fabrics": {"loopback": {
-        "OMPI_MCA_pml": "ob1", "OMPI_MCA_btl": "self,tcp", "OMPI_MCA_btl_tcp_if_include": "lo"}}})
+    _dump(
+        out / "ramble/fabrics.yaml",
+        header,
+        {
+            "fabrics": {
+                "loopback": {"OMPI_MCA_pml": "ob1", "OMPI_MCA_btl": "self,tcp", "OMPI_MCA_btl_tcp_if_include": "lo"}
+            }
+        },
+    )
     spack = out / "spack"
     if not spack.is_symlink():
         spack.symlink_to("../local/spack")

@@ -32,10 +32,17 @@ def lock_packages(lock) -> set:
 def files(system: str, packages=None, configs=CONFIGS) -> list:
     """The files the hash reads, sorted: project and system Spack config, the repository's
     recipes (all, or those of `packages`)."""
-    recipes = sorted(p for p in (REPO / "packages").glob("*/*") if p.is_file() and p.suffix != ".pyc"
-                     and (packages is None or p.parent.name in packages))
-    return [*sorted((ROOT / "spack-config").glob("*.yaml")), *sorted((Path(configs) / system / "spack").glob("*.yaml")),
-            REPO / "repo.yaml", *recipes]
+    recipes = sorted(
+        p
+        for p in (REPO / "packages").glob("*/*")
+        if p.is_file() and p.suffix != ".pyc" and (packages is None or p.parent.name in packages)
+    )
+    return [
+        *sorted((ROOT / "spack-config").glob("*.yaml")),
+        *sorted((Path(configs) / system / "spack").glob("*.yaml")),
+        REPO / "repo.yaml",
+        *recipes,
+    ]
 
 
 def _label(path: Path, system: str, configs) -> str:

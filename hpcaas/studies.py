@@ -25,13 +25,10 @@ study.yaml keys (`question`, `paper` and `ramble` are required):
             system's variables come first (hpcaas/render.py)
 """
 
-import argparse
 import contextlib
 import io
 import sys
 from pathlib import Path
-
-import yaml
 
 from analysis import cli, files, published
 from analysis.errors import InputError
@@ -39,8 +36,19 @@ from hpcaas import conclusions, fidelity
 from hpcaas.paths import CONFIGS, ROOT, WORKSPACES
 from hpcaas.systems import check_system_dir, ramble_config, read_yaml, value
 
-KEYS = {"question", "paper", "paper_system", "published", "needs", "analyses", "scales", "software", "fidelity",
-        "conclusions", "ramble"}
+KEYS = {
+    "question",
+    "paper",
+    "paper_system",
+    "published",
+    "needs",
+    "analyses",
+    "scales",
+    "software",
+    "fidelity",
+    "conclusions",
+    "ramble",
+}
 NEEDS = {"ranks", "nodes", "gpus", "licensed", "variables"}
 
 
@@ -109,8 +117,10 @@ def missing(doc: dict, system: str, scale: str = "paper") -> list:
         lacks.append(f"{needs['gpus']} GPUs per node ({gpus} on {system})")
     for name in needs.get("licensed", []):
         if not list((ROOT / "mirror").rglob(name)):
-            lacks.append(f"the licensed source {name}: download it from its vendor and put it in mirror/ "
-                         "(Spack then finds it by checksum)")
+            lacks.append(
+                f"the licensed source {name}: download it from its vendor and put it in mirror/ "
+                "(Spack then finds it by checksum)"
+            )
     variables = ramble_config(folder, sys_doc)["variables"]
     for name in needs.get("variables", []):
         if name not in variables:
@@ -137,8 +147,10 @@ def _published_section(doc: dict, df, csv: str) -> str:
         return f"Not comparable at this scale: {err.expected}.\n"
     both = cells[cells["status"] == published.BOTH]
     if both.empty:
-        return (f"Not comparable at this scale: no cell of {pub['reference']} was measured here "
-                f"(ours ran on {', '.join(ran_on)}); the conclusions below compare the paper's shape.\n")
+        return (
+            f"Not comparable at this scale: no cell of {pub['reference']} was measured here "
+            f"(ours ran on {', '.join(ran_on)}); the conclusions below compare the paper's shape.\n"
+        )
     return files.render(both, "markdown")
 
 
@@ -153,12 +165,17 @@ def _profile_section(df, profiles_csv: Path, out: Path) -> str:
     parts = []
     for name, table in prof.groupby("experiment", sort=True):
         top = table.sort_values("exclusive_s", ascending=False).head(8)
-        parts.append(f"### {name}: {table['mpi_share_pct'].iloc[0]:.1f}% of the time in MPI\n\n"
-                     + files.render(top[["function", "module", "inclusive_s", "exclusive_s", "share_pct"]], "markdown"))
+        parts.append(
+            f"### {name}: {table['mpi_share_pct'].iloc[0]:.1f}% of the time in MPI\n\n"
+            + files.render(top[["function", "module", "inclusive_s", "exclusive_s", "share_pct"]], "markdown")
+        )
     shares = prof.groupby("experiment")["mpi_share_pct"].first().rename("value").reset_index()
     dims = df.drop_duplicates("experiment").set_index("experiment")
-    axes = [c for c in ("nodes", "ranks", "threads", "mpi", "compiler", "binding", "distribution", "fabric", "target")
-            if c in dims and dims.loc[dims.index.isin(shares["experiment"]), c].astype(str).nunique() > 1]
+    axes = [
+        c
+        for c in ("nodes", "ranks", "threads", "mpi", "compiler", "binding", "distribution", "fabric", "target")
+        if c in dims and dims.loc[dims.index.isin(shares["experiment"]), c].astype(str).nunique() > 1
+    ]
     if axes:
         shares = shares.join(dims[axes], on="experiment")
         parts.append("### MPI share along the swept axes\n\n" + files.render(shares, "markdown"))
@@ -196,8 +213,10 @@ def report(study: str, csv: str, outdir: str) -> int:
     if doc.get("conclusions"):
         verdicts = conclusions.table(df, doc["conclusions"])
         held = int((verdicts["status"] == conclusions.HOLDS).sum())
-        sections.append(f"## The paper's conclusions\n\n{held} of {len(verdicts)} hold here.\n\n"
-                        + files.render(verdicts, "markdown"))
+        sections.append(
+            f"## The paper's conclusions\n\n{held} of {len(verdicts)} hold here.\n\n"
+            + files.render(verdicts, "markdown")
+        )
     (out / "report.md").write_text("\n".join(sections))
     print(f"report: {out / 'report.md'}")
     return status
@@ -205,8 +224,9 @@ def report(study: str, csv: str, outdir: str) -> int:
 
 def register(sub):
     """`hpcaas study check|report`."""
-    ap = sub.add_parser("study", help="check that a system can run a study, or write its report",
-                        description=__doc__.split("\n")[0])
+    ap = sub.add_parser(
+        "study", help="check that a system can run a study, or write its report", description=__doc__.split("\n")[0]
+    )
     cmds = ap.add_subparsers(dest="study_command", required=True)
     p = cmds.add_parser("check", help="exit 2 with what SYSTEM lacks to run STUDY at a scale")
     p.add_argument("study")

@@ -12,7 +12,6 @@ configs/README.md). Bad input raises InputError(file, key, expected); the CLI pr
 line and exits 2.
 """
 
-import argparse
 import datetime
 import json
 import re
@@ -24,8 +23,8 @@ import jsonschema
 import yaml
 
 from analysis.errors import InputError
-
-from hpcaas.paths import CONFIGS, SCHEDULERS as TEMPLATES
+from hpcaas.paths import CONFIGS
+from hpcaas.paths import SCHEDULERS as TEMPLATES
 
 SCHEMA_FILE = CONFIGS / "schema" / "system.schema.json"
 TARGETS_FILE = CONFIGS / "schema" / "archspec-targets.json"
@@ -64,6 +63,7 @@ def _schema():
 
 # --------------------------------------------------------------------------- reading files
 
+
 def read_yaml(file: Path):
     try:
         text = file.read_text()
@@ -93,6 +93,7 @@ def _system_file(path) -> Path:
 
 
 # --------------------------------------------------------------------------- schema errors
+
 
 def _resolve(schema, root):
     while isinstance(schema, dict) and "$ref" in schema:
@@ -150,6 +151,7 @@ def _validate_schema(doc, file: Path):
 
 # --------------------------------------------------------------------------- semantic checks
 
+
 def _facts(node, path=()):
     """(dotted key, fact) for every {value, source} fact in a system document."""
     if isinstance(node, dict):
@@ -170,22 +172,32 @@ def _check_semantics(doc, file: Path):
         raise InputError(file, "name", f"the folder name '{file.parent.name}'; got {doc['name']!r}")
     for key, fact in _facts(doc):
         if fact["source"] not in doc["sources"]:
-            raise InputError(file, f"{key}.source",
-                             f"a key of sources ({', '.join(sorted(doc['sources']))}); got {fact['source']!r}")
+            raise InputError(
+                file, f"{key}.source", f"a key of sources ({', '.join(sorted(doc['sources']))}); got {fact['source']!r}"
+            )
     price = doc.get("price_per_node_hour")
     if price and price["source"] not in doc["sources"]:
-        raise InputError(file, "price_per_node_hour.source",
-                         f"a key of sources ({', '.join(sorted(doc['sources']))}); got {price['source']!r}")
+        raise InputError(
+            file,
+            "price_per_node_hour.source",
+            f"a key of sources ({', '.join(sorted(doc['sources']))}); got {price['source']!r}",
+        )
     _, targets = _schema()
     target, arch = value(doc, "processor.target"), value(doc, "processor.architecture")
     if targets[target]["family"] != arch:
-        raise InputError(file, "processor.target",
-                         f"an archspec target of family {arch} (processor.architecture); "
-                         f"{target!r} is an {targets[target]['family']} target")
+        raise InputError(
+            file,
+            "processor.target",
+            f"an archspec target of family {arch} (processor.architecture); "
+            f"{target!r} is an {targets[target]['family']} target",
+        )
     width, flops = value(doc, "vector_width_bits"), value(doc, "dp_flops_per_cycle")
     if flops > 4 * width / 64:
-        raise InputError(file, "dp_flops_per_cycle",
-                         f"at most {4 * width // 64} (two FMA pipes of vector_width_bits={width}); got {flops}")
+        raise InputError(
+            file,
+            "dp_flops_per_cycle",
+            f"at most {4 * width // 64} (two FMA pipes of vector_width_bits={width}); got {flops}",
+        )
     for i, gpu in enumerate(doc["gpus"]):
         if gpu["dp_gflops"]["value"] > gpu["sp_gflops"]["value"]:
             raise InputError(file, f"gpus.{i}.dp_gflops", "a DP peak not above the SP peak (sp_gflops)")
@@ -209,6 +221,7 @@ def load_system(path) -> dict:
 
 
 # --------------------------------------------------------------------------- the folder around it
+
 
 def fabric_env_line(env: dict) -> str:
     """The shell form of a fabric's env vars, as ramble/variables.yaml carries it (fabric_env_<name>)."""
@@ -235,11 +248,17 @@ def check_system_dir(folder, doc=None) -> dict:
         comp = entry.get("compiler", {}) if isinstance(entry, dict) else {}
         for field in ("spec", "paths", "operating_system", "modules"):
             if field not in comp:
-                raise InputError(folder / "spack/compilers.yaml", f"compilers.{i}.compiler.{field}",
-                                 "present (Spack v0.23.1 compilers.yaml)")
+                raise InputError(
+                    folder / "spack/compilers.yaml",
+                    f"compilers.{i}.compiler.{field}",
+                    "present (Spack v0.23.1 compilers.yaml)",
+                )
         if comp.get("target") != arch:
-            raise InputError(folder / "spack/compilers.yaml", f"compilers.{i}.compiler.target",
-                             f"{arch} (processor.architecture); got {comp.get('target')!r}")
+            raise InputError(
+                folder / "spack/compilers.yaml",
+                f"compilers.{i}.compiler.target",
+                f"{arch} (processor.architecture); got {comp.get('target')!r}",
+            )
     _mapping(folder / "spack/packages.yaml", "packages")
 
     ramble_config(folder, doc)
@@ -258,7 +277,9 @@ def ramble_config(folder, doc=None) -> dict:
     fabrics = _mapping(fab_file, "fabrics")
     for name in DERIVED:
         if name in variables:
-            raise InputError(var_file, f"variables.{name}", "absent: it is derived from system.yaml (configs/README.md)")
+            raise InputError(
+                var_file, f"variables.{name}", "absent: it is derived from system.yaml (configs/README.md)"
+            )
     for name in ("launcher", "fabric", "batch_time"):
         if name not in variables:
             raise InputError(var_file, f"variables.{name}", "present (configs/README.md lists the variables)")
@@ -300,8 +321,11 @@ def ramble_config(folder, doc=None) -> dict:
 def system_folders(configs_dir=CONFIGS) -> list:
     """Every folder of configs_dir that must be a system: all but NOT_SYSTEMS and hidden ones
     (make system's temporary .local.* folders)."""
-    return sorted(p for p in Path(configs_dir).iterdir()
-                  if p.is_dir() and p.name not in NOT_SYSTEMS and not p.name.startswith("."))
+    return sorted(
+        p
+        for p in Path(configs_dir).iterdir()
+        if p.is_dir() and p.name not in NOT_SYSTEMS and not p.name.startswith(".")
+    )
 
 
 def load_all(configs_dir=CONFIGS) -> dict:
@@ -310,6 +334,7 @@ def load_all(configs_dir=CONFIGS) -> dict:
 
 
 # --------------------------------------------------------------------------- derived numbers
+
 
 def value(system: dict, key: str):
     """The value of a fact by dotted key, e.g. value(sys, 'processor.target')."""
@@ -353,9 +378,14 @@ def price_per_node_hour(system: dict):
     price = system.get("price_per_node_hour")
     if not price:
         return None
-    return {"value": price["value"], "currency": price["currency"], "date": price["date"],
-            "source": system["sources"][price["source"]], "verified": price["verified"],
-            "region": price.get("region")}
+    return {
+        "value": price["value"],
+        "currency": price["currency"],
+        "date": price["date"],
+        "source": system["sources"][price["source"]],
+        "verified": price["verified"],
+        "region": price.get("region"),
+    }
 
 
 def network_label(system: dict) -> str:
@@ -373,15 +403,21 @@ def table_rows(systems: dict):
     rows = []
     for name, s in sorted(systems.items()):
         price = price_per_node_hour(s)
-        rows.append({
-            "system": name,
-            "cores/node": cores_per_node(s),
-            "target": value(s, "processor.target"),
-            "network": network_label(s),
-            "R_peak GFLOP/s/node": f"{rpeak_per_node_gflops(s):.1f}",
-            "price/node-hour": (f"{_money(price['value'])} {price['currency']} ({price['date']})"
-                                + ("" if price["verified"] else " *")) if price else "-",
-        })
+        rows.append(
+            {
+                "system": name,
+                "cores/node": cores_per_node(s),
+                "target": value(s, "processor.target"),
+                "network": network_label(s),
+                "R_peak GFLOP/s/node": f"{rpeak_per_node_gflops(s):.1f}",
+                "price/node-hour": (
+                    f"{_money(price['value'])} {price['currency']} ({price['date']})"
+                    + ("" if price["verified"] else " *")
+                )
+                if price
+                else "-",
+            }
+        )
     return rows
 
 
@@ -389,13 +425,17 @@ def format_table(rows) -> str:
     cols = list(rows[0]) if rows else ["system"]
     widths = {c: max([len(c)] + [len(str(r[c])) for r in rows]) for c in cols}
     right = {"cores/node", "R_peak GFLOP/s/node"}
-    fmt = lambda c, v: str(v).rjust(widths[c]) if c in right else str(v).ljust(widths[c])
+
+    def fmt(c, v):
+        return str(v).rjust(widths[c]) if c in right else str(v).ljust(widths[c])
+
     lines = ["  ".join(fmt(c, c) for c in cols).rstrip(), "  ".join("-" * widths[c] for c in cols)]
     lines += ["  ".join(fmt(c, r[c]) for c in cols).rstrip() for r in rows]
     return "\n".join(lines)
 
 
 # --------------------------------------------------------------------------- CLI
+
 
 def _validate_paths(paths, configs_dir) -> int:
     targets = [Path(p) for p in paths] or system_folders(configs_dir)
@@ -430,8 +470,9 @@ def _table(configs_dir) -> int:
 
 def register(sub):
     """`hpcaas systems validate|table`."""
-    ap = sub.add_parser("systems", help="validate the systems of configs/, or print their table",
-                        description=__doc__.split("\n")[0])
+    ap = sub.add_parser(
+        "systems", help="validate the systems of configs/, or print their table", description=__doc__.split("\n")[0]
+    )
     ap.add_argument("--configs", default=str(CONFIGS), help="the configs/ folder (default: %(default)s)")
     cmds = ap.add_subparsers(dest="systems_command", required=True)
     val = cmds.add_parser("validate", help="validate system.yaml files or system folders (default: all)")

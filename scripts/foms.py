@@ -52,11 +52,14 @@ def workspace_config(cases, packages):
                 f"""
             foms-{i}-{w}:
               variables:
-""" + "".join(f"                {k}: {json.dumps(str(v))}\n" for k, v in variables.items()))
+"""
+                + "".join(f"                {k}: {json.dumps(str(v))}\n" for k, v in variables.items())
+            )
     text = "".join(
-        f"\n    {app}:\n      workloads:" + "".join(
-            f"\n        {w}:\n          experiments:" + "".join(exps) for w, exps in workloads.items())
-        for app, workloads in apps.items())
+        f"\n    {app}:\n      workloads:"
+        + "".join(f"\n        {w}:\n          experiments:" + "".join(exps) for w, exps in workloads.items())
+        for app, workloads in apps.items()
+    )
     # Without a package manager, Ramble wants each required package's install path; the run
     # never happens, so any path will do.
     paths = "".join(f"    {p}_path: /nonexistent/{p}\n" for p in sorted(packages))
@@ -90,8 +93,7 @@ def place(ws, logs):
         app_inst.add_expand_vars(ws)  # as Ramble's pipelines do before each phase
         log = logs[experiment_name(app_inst)]
         files, _, _ = app_inst._analysis_dicts(ws.success_list)
-        paths = set(files) | {app_inst.expander.expand_var(c.file)
-                              for c in ws.success_list.all_criteria() if c.file}
+        paths = set(files) | {app_inst.expander.expand_var(c.file) for c in ws.success_list.all_criteria() if c.file}
         for path in paths:
             os.makedirs(os.path.dirname(path), exist_ok=True)
             shutil.copyfile(log, path)
@@ -148,7 +150,8 @@ def analyze(spec_file):
     place(ws, spec["logs"])
     ws.repeat_success_strict = ramble.config.get("config:repeat_success_strict")
     pipeline = ramble.pipeline.pipeline_class(ramble.pipeline.pipelines.analyze)(
-        ws, ramble.filters.Filters(), output_formats=["json"])
+        ws, ramble.filters.Filters(), output_formats=["json"]
+    )
     with ws.write_transaction():
         pipeline.run()
     with open(os.path.join(ws.root, "failed.json"), "w") as f:
@@ -195,9 +198,11 @@ def last_run(app, app_cls, log, tmp, i):
         return log, None
     path = os.path.join(tmp, f"last-run-{i}-{os.path.basename(log)}")
     with open(path, "w") as f:
-        f.writelines(lines[starts[-1]:])
-    return path, (f"{log} holds {len(starts)} runs of {app} (lines {', '.join(str(n + 1) for n in starts)} "
-                  f"match its run_start_regex {regex!r}): reporting the last one, from line {starts[-1] + 1}")
+        f.writelines(lines[starts[-1] :])
+    return path, (
+        f"{log} holds {len(starts)} runs of {app} (lines {', '.join(str(n + 1) for n in starts)} "
+        f"match its run_start_regex {regex!r}): reporting the last one, from line {starts[-1] + 1}"
+    )
 
 
 def checked(case):
@@ -239,8 +244,10 @@ def extract(cases):
         for i, c in enumerate(cases):
             c["read"], note = last_run(c["app"], app_class(c["app"]), c["log"], tmp, i)
             notes.append(note)
-        spec = {"logs": {f"foms-{i}-{w}": c["read"] for i, c in enumerate(cases) for w in c["workloads"]},
-                "given": {f"foms-{i}-{w}": sorted(c["vars"]) for i, c in enumerate(cases) for w in c["workloads"]}}
+        spec = {
+            "logs": {f"foms-{i}-{w}": c["read"] for i, c in enumerate(cases) for w in c["workloads"]},
+            "given": {f"foms-{i}-{w}": sorted(c["vars"]) for i, c in enumerate(cases) for w in c["workloads"]},
+        }
         ws = os.path.join(tmp, "ws")
         os.makedirs(os.path.join(ws, "configs"))
         with open(os.path.join(ws, "configs", "ramble.yaml"), "w") as f:
@@ -263,8 +270,11 @@ def extract(cases):
         i = int(name.split("-")[1])
         app = cases[i]["app"]
         label = labels.setdefault(app, context_labeller(app_class(app)))
-        foms = [["" if context["name"] == "null" else label(context["name"]), fom["name"], fom["value"], fom["units"]]
-                for context in exp.get("CONTEXTS", []) for fom in context["foms"]]
+        foms = [
+            ["" if context["name"] == "null" else label(context["name"]), fom["name"], fom["value"], fom["units"]]
+            for context in exp.get("CONTEXTS", [])
+            for fom in context["foms"]
+        ]
         experiments[i].append({"status": exp.get("RAMBLE_STATUS"), "foms": foms, "failed": failed.get(name, [])})
     return [{**merged(exps), "note": note} for exps, note in zip(experiments, notes)]
 
@@ -285,8 +295,7 @@ def main(argv):
     argv = [a for a in argv if "=" not in a]
     if len(argv) not in (2, 3):
         fail("usage: make foms APP=<ramble application> LOG=<file> [WORKLOAD=<w>] [VARS='n_ranks=2 ...']")
-    case = {"app": argv[0], "log": argv[1], "workload": argv[2] if len(argv) == 3 else None,
-            "vars": variables}
+    case = {"app": argv[0], "log": argv[1], "workload": argv[2] if len(argv) == 3 else None, "vars": variables}
     result = extract([case])[0]
     if result["note"]:
         print(f"make foms: {result['note']}", file=sys.stderr)

@@ -28,11 +28,25 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-COLUMNS = ["job_id", "name", "user", "nodes", "ncpus", "state", "submit", "start", "end",
-           "wait_s", "run_s", "exit_code", "signal", "node_list", "work_dir"]
+COLUMNS = [
+    "job_id",
+    "name",
+    "user",
+    "nodes",
+    "ncpus",
+    "state",
+    "submit",
+    "start",
+    "end",
+    "wait_s",
+    "run_s",
+    "exit_code",
+    "signal",
+    "node_list",
+    "work_dir",
+]
 # States a job can end in that mean it did not do its work (Slurm's job_state_string names).
-FAILED_STATES = {"FAILED", "TIMEOUT", "CANCELLED", "NODE_FAIL", "PREEMPTED", "BOOT_FAIL",
-                 "DEADLINE", "OUT_OF_MEMORY"}
+FAILED_STATES = {"FAILED", "TIMEOUT", "CANCELLED", "NODE_FAIL", "PREEMPTED", "BOOT_FAIL", "DEADLINE", "OUT_OF_MEMORY"}
 
 # A key is a capitalised word followed by '='; values run to the next key. Values may hold
 # spaces (job names, work directories), so splitting on blanks would be wrong.
@@ -59,7 +73,7 @@ def parse_line(line: str) -> dict:
     fields = {}
     for i, m in enumerate(keys):
         end = keys[i + 1].start() if i + 1 < len(keys) else len(line)
-        fields[m.group(1)] = line[m.end():end].strip()
+        fields[m.group(1)] = line[m.end() : end].strip()
     return fields
 
 
@@ -131,8 +145,9 @@ def select(jobs, ids=None, name_prefix=None, workdir=None, since=None) -> list:
             continue
         if workdir is not None and not _below(job["work_dir"], workdir):
             continue
-        if since is not None and (not job["submit"] or
-                                  datetime.datetime.fromisoformat(job["submit"]).timestamp() < since):
+        if since is not None and (
+            not job["submit"] or datetime.datetime.fromisoformat(job["submit"]).timestamp() < since
+        ):
             continue
         out.append(job)
     return out
@@ -155,13 +170,18 @@ def parse_ids(text: str) -> set:
     try:
         return {int(x) for x in re.split(r"[,\s]+", text.strip()) if x}
     except ValueError:
-        raise argparse.ArgumentTypeError(f"job ids are numbers separated by commas, got {text!r}")
+        raise argparse.ArgumentTypeError(f"job ids are numbers separated by commas, got {text!r}") from None
 
 
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("jobcomp", nargs="?", type=Path, default=None,
-                    help="jobcomp/filetxt file (default: $HPCAAS_SLURM_JOBCOMP or .slurm/log/jobcomp.txt)")
+    ap.add_argument(
+        "jobcomp",
+        nargs="?",
+        type=Path,
+        default=None,
+        help="jobcomp/filetxt file (default: $HPCAAS_SLURM_JOBCOMP or .slurm/log/jobcomp.txt)",
+    )
     ap.add_argument("--ids", type=parse_ids, help="only these job ids (comma-separated)")
     ap.add_argument("--name-prefix", help="only jobs whose name starts with this")
     ap.add_argument("--workdir", help="only jobs whose working directory is this one or below it")
@@ -169,8 +189,7 @@ def main(argv=None) -> int:
     args = ap.parse_args(argv)
     path = args.jobcomp or default_jobcomp()
     if not path.exists():
-        print(f"jobstats: {path}: no such job completion log (is the cluster up? . <state>/env.sh)",
-              file=sys.stderr)
+        print(f"jobstats: {path}: no such job completion log (is the cluster up? . <state>/env.sh)", file=sys.stderr)
         return 2
     try:
         jobs = select(read_jobs(path), args.ids, args.name_prefix, args.workdir)

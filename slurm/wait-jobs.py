@@ -40,8 +40,7 @@ def queued(args) -> list:
         job_id, submit, state, workdir, name = line.split("|", 4)
         if not job_id.isdigit():  # array/het job ids such as 7_1 are not used here
             continue
-        jobs.append({"job_id": int(job_id), "state": state, "work_dir": workdir, "name": name,
-                     "submit": _iso(submit)})
+        jobs.append({"job_id": int(job_id), "state": state, "work_dir": workdir, "name": name, "submit": _iso(submit)})
     return match(jobs, args)
 
 
@@ -57,8 +56,9 @@ def match(jobs, args) -> list:
     filtered = args.name_prefix is not None or args.workdir is not None or args.since is not None
     picked = [j for j in jobs if j["job_id"] in ids]
     if filtered:
-        picked += [j for j in jobstats.select(jobs, None, args.name_prefix, args.workdir, args.since)
-                   if j["job_id"] not in ids]
+        picked += [
+            j for j in jobstats.select(jobs, None, args.name_prefix, args.workdir, args.since) if j["job_id"] not in ids
+        ]
     return picked
 
 
@@ -85,8 +85,11 @@ def main(argv=None) -> int:
             if not waiting:
                 break
             if time.monotonic() > deadline:
-                print(f"wait-jobs: timeout after {args.timeout:g}s; still queued: "
-                      + ", ".join(f"{j['job_id']} ({j['state']})" for j in waiting), file=sys.stderr)
+                print(
+                    f"wait-jobs: timeout after {args.timeout:g}s; still queued: "
+                    + ", ".join(f"{j['job_id']} ({j['state']})" for j in waiting),
+                    file=sys.stderr,
+                )
                 return 4
             time.sleep(POLL_S)
     except (RuntimeError, OSError) as err:

@@ -15,10 +15,18 @@ ROOT = Path(__file__).resolve().parents[1]
 def run(cmd, check=True, env=None, timeout=1800, cwd=ROOT):
     """Run a shell command in the project with setup-env.sh sourced; return CompletedProcess."""
     full = f". ./setup-env.sh && {cmd}"
-    proc = subprocess.run(["bash", "-c", full], cwd=cwd, capture_output=True, text=True,
-                          env={**os.environ, **(env or {})}, timeout=timeout)
+    proc = subprocess.run(
+        ["bash", "-c", full],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        env={**os.environ, **(env or {})},
+        timeout=timeout,
+    )
     if check and proc.returncode != 0:
-        pytest.fail(f"`{cmd}` exited {proc.returncode}\n--- stdout\n{proc.stdout[-4000:]}\n--- stderr\n{proc.stderr[-4000:]}")
+        pytest.fail(
+            f"`{cmd}` exited {proc.returncode}\n--- stdout\n{proc.stdout[-4000:]}\n--- stderr\n{proc.stderr[-4000:]}"
+        )
     return proc
 
 
@@ -32,6 +40,9 @@ def local_facts():
     compilers = yaml.safe_load((local / "spack/compilers.yaml").read_text())["compilers"]
     definitions = yaml.safe_load((local / "spack/definitions.yaml").read_text())["definitions"]
     default = next(d["default_compiler"][0] for d in definitions if "default_compiler" in d)
-    os_name = next(c["compiler"]["operating_system"] for c in compilers
-                   if "%" + c["compiler"]["spec"].replace("@=", "@") == default)
+    os_name = next(
+        c["compiler"]["operating_system"]
+        for c in compilers
+        if "%" + c["compiler"]["spec"].replace("@=", "@") == default
+    )
     return {"target": system["processor"]["target"]["value"], "os": os_name, "compiler": default}

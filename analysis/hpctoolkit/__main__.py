@@ -19,23 +19,33 @@ def ensure_hatchet(argv):
     """Return if hatchet imports here; else make .venv-hpctoolkit and re-run under it."""
     try:
         import hatchet  # noqa: F401
+
         return
     except ImportError:
         if os.environ.get(REEXEC):
-            sys.exit(f"analysis.hpctoolkit: hatchet does not import in {VENV_PYTHON.parent.parent}; "
-                     "remove that folder and run again")
+            sys.exit(
+                f"analysis.hpctoolkit: hatchet does not import in {VENV_PYTHON.parent.parent}; "
+                "remove that folder and run again"
+            )
     # venv.sh's progress goes to stderr so stdout stays the table.
     if subprocess.run([str(ROOT / "analysis/hpctoolkit/venv.sh")], stdout=sys.stderr).returncode:
         sys.exit("analysis.hpctoolkit: could not make .venv-hpctoolkit (see above)")
-    env = {**os.environ, REEXEC: "1",
-           "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")]))}
+    env = {
+        **os.environ,
+        REEXEC: "1",
+        "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")])),
+    }
     os.execve(VENV_PYTHON, [str(VENV_PYTHON), "-m", "analysis.hpctoolkit", *argv], env)
 
 
 def main(argv):
     parser = argparse.ArgumentParser(prog="python -m analysis.hpctoolkit", description=__doc__)
-    parser.add_argument("database", nargs="?", help="HPCToolkit database directory: meta.db, profile.db, cct.db "
-                        "(hpcprof >= 2022.10) or experiment.xml, *.metric-db (hpcprof-mpi <= 2022.05)")
+    parser.add_argument(
+        "database",
+        nargs="?",
+        help="HPCToolkit database directory: meta.db, profile.db, cct.db "
+        "(hpcprof >= 2022.10) or experiment.xml, *.metric-db (hpcprof-mpi <= 2022.05)",
+    )
     parser.add_argument("--workspace", help="every database of this Ramble workspace's experiments")
     parser.add_argument("-o", "--output", help="write the whole table to this CSV")
     parser.add_argument("--top", type=int, default=20, help="rows to print (default 20)")
@@ -57,12 +67,18 @@ def main(argv):
     table = reader.function_table(gf, scale)
     size = reader.shape(gf)
     total = table["exclusive_s"].sum()
-    print(f"{args.database}: {size['rows']} rows, {size['ranks']} ranks x {size['threads']} threads; "
-          "times are CPU seconds summed over ranks and threads")
+    print(
+        f"{args.database}: {size['rows']} rows, {size['ranks']} ranks x {size['threads']} threads; "
+        "times are CPU seconds summed over ranks and threads"
+    )
     # The console shows module only; the CSV also has each function's source file.
     shown = table.head(args.top).drop(columns="file")
-    print(shown.to_string(index=False, formatters={
-        "inclusive_s": "{:.6f}".format, "exclusive_s": "{:.6f}".format, "share_pct": "{:.2f}".format}))
+    print(
+        shown.to_string(
+            index=False,
+            formatters={"inclusive_s": "{:.6f}".format, "exclusive_s": "{:.6f}".format, "share_pct": "{:.2f}".format},
+        )
+    )
     print(f"MPI: {reader.mpi_share_pct(table):.2f}% of {total:.6f} s (MPI calls and everything below them)")
     if args.output:
         table.to_csv(args.output, index=False)

@@ -37,8 +37,10 @@ def check_database(path) -> float:
     if os.path.isfile(os.path.join(path, "meta.db")):
         return _check_sparse(path)
     if not os.path.isfile(xml):
-        raise ReaderError(f"{path}: neither meta.db (hpcprof >= 2022.10) nor experiment.xml "
-                          "(hpcprof <= 2022.05): not an HPCToolkit database")
+        raise ReaderError(
+            f"{path}: neither meta.db (hpcprof >= 2022.10) nor experiment.xml "
+            "(hpcprof <= 2022.05): not an HPCToolkit database"
+        )
     if not any(f.endswith(".metric-db") for f in os.listdir(path)):
         raise ReaderError(f"{path}: no *.metric-db files (per-rank metrics come from hpcprof-mpi)")
     with open(xml, errors="replace") as f:
@@ -103,8 +105,13 @@ def _xml_times(gf):
     """
     df = gf.dataframe
     per_node = df.groupby(level="node", sort=False).agg(
-        inc=("time (inc)", "sum"), exc=("time", "sum"), name=("name", "first"),
-        module=("module", "first"), file=("file", "first"), type=("type", "first"))
+        inc=("time (inc)", "sum"),
+        exc=("time", "sum"),
+        name=("name", "first"),
+        module=("module", "first"),
+        file=("file", "first"),
+        type=("type", "first"),
+    )
     nodes = per_node.to_dict("index")
     inclusive, exclusive, files = defaultdict(float), defaultdict(float), defaultdict(str)
 
@@ -136,15 +143,21 @@ def _xml_times(gf):
 
 def _table(inclusive, exclusive, files, scale) -> pd.DataFrame:
     keys = list(exclusive)
-    table = pd.DataFrame({
-        "function": [k[0] for k in keys], "module": [k[1] for k in keys],
-        "file": [files[k] for k in keys], "in_mpi": [k[2] for k in keys],
-        "inclusive_s": [inclusive[k] * scale for k in keys],
-        "exclusive_s": [exclusive[k] * scale for k in keys]})
+    table = pd.DataFrame(
+        {
+            "function": [k[0] for k in keys],
+            "module": [k[1] for k in keys],
+            "file": [files[k] for k in keys],
+            "in_mpi": [k[2] for k in keys],
+            "inclusive_s": [inclusive[k] * scale for k in keys],
+            "exclusive_s": [exclusive[k] * scale for k in keys],
+        }
+    )
     total = table["exclusive_s"].sum()
     table["share_pct"] = 100 * table["exclusive_s"] / total if total else 0.0
-    table = table.sort_values(["exclusive_s", "inclusive_s", "function", "module"],
-                              ascending=[False, False, True, True], kind="stable")
+    table = table.sort_values(
+        ["exclusive_s", "inclusive_s", "function", "module"], ascending=[False, False, True, True], kind="stable"
+    )
     return table.reset_index(drop=True)[COLUMNS]
 
 
@@ -162,5 +175,4 @@ def shape(gf) -> dict:
         return {"rows": len(gf.dataframe), "ranks": profiles["rank"].nunique(), "threads": threads}
     index = gf.dataframe.index
     threads = index.get_level_values("thread").nunique() if "thread" in index.names else 1
-    return {"rows": len(gf.dataframe), "ranks": index.get_level_values("rank").nunique(),
-            "threads": threads}
+    return {"rows": len(gf.dataframe), "ranks": index.get_level_values("rank").nunique(), "threads": threads}

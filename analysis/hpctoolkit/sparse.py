@@ -33,8 +33,9 @@ class _Reader(HPCToolkitReaderLatest):
 
 def read_sparse(path):
     """hatchet GraphFrame of the summary profile; `.sparse_profiles`: rank and thread per profile."""
-    reader = _Reader(path, label_function_nodes=False, metric_names=["time"], metric_scopes=["i", "e"],
-                     summary_metrics=["sum"])
+    reader = _Reader(
+        path, label_function_nodes=False, metric_names=["time"], metric_scopes=["i", "e"], summary_metrics=["sum"]
+    )
     gf = reader.read()
     reader._read_profiles_metadata()
     profiles = reader._profiles_metadata

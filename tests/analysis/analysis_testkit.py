@@ -24,8 +24,14 @@ def ref(name) -> str:
 
 def cli(*args, stdin=None):
     """Run `python -m analysis ARGS` in the project; return the CompletedProcess."""
-    return subprocess.run([sys.executable, "-m", "analysis", *map(str, args)], cwd=ROOT, input=stdin,
-                          capture_output=True, text=True, timeout=120)
+    return subprocess.run(
+        [sys.executable, "-m", "analysis", *map(str, args)],
+        cwd=ROOT,
+        input=stdin,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
 
 
 def write(tmp_path, name, text) -> str:

@@ -3,14 +3,14 @@ repeats, contexts, a modifier FOM, failed experiments, a NaN FOM) as tidy rows."
 
 import datetime
 import hashlib
-import shutil
 import json
+import shutil
 
 import pytest
+from analysis_testkit import WORKSPACE, cli
 
 from analysis import collect, files
 from analysis.schema import EXTRA_COLUMNS, RESULT_COLUMNS
-from analysis_testkit import WORKSPACE, cli
 from hpcaas.paths import ROOT
 
 
@@ -83,8 +83,11 @@ def test_provenance(rows, tmp_path):
     compilers.write_text(compilers.read_text().replace("gcc@=7.3.1", "gcc@=7.3.2"))
     assert collect.spack_inputs_hash(tmp_path, "aws-hpc7a-efa") != before
     given = collect.collect(WORKSPACE, configs_dir=tmp_path, spack_lock="s", commit="c", inputs_hash="h")
-    assert (set(given["spack_lock_hash"]), set(given["project_commit"]), set(given["spack_inputs_hash"])) == \
-        ({"s"}, {"c"}, {"h"})
+    assert (set(given["spack_lock_hash"]), set(given["project_commit"]), set(given["spack_inputs_hash"])) == (
+        {"s"},
+        {"c"},
+        {"h"},
+    )
 
 
 def test_a_base_without_its_repeats_gives_the_summary_mean(tmp_path):

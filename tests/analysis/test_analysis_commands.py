@@ -5,11 +5,11 @@ import io as text_io
 import numpy as np
 import pandas as pd
 import pytest
+from analysis_testkit import cli, write
 
-from analysis import best, compare, correlate, cost, gate, files, published, repeats, scaling, table
+from analysis import best, compare, correlate, cost, files, gate, published, repeats, scaling, table
 from analysis.directions import HIGHER, LOWER
 from analysis.errors import InputError
-from analysis_testkit import cli, write
 
 # Two systems, strong scaling on 1-4 nodes (ranks follow nodes), two repeats, one failed run.
 RUNS = """\
@@ -157,7 +157,8 @@ def test_cost_refuses_two_currencies(tmp_path, runs):
 
 def test_correlate_with_system_traits(tmp_path):
     data = "system,nodes,metric,value,unit\n" + "".join(
-        f"s{i},{n},gflops,{v},Gflops\n" for i, (n, v) in enumerate([(1, 2), (1, 4), (1, 6), (1, 9)]))
+        f"s{i},{n},gflops,{v},Gflops\n" for i, (n, v) in enumerate([(1, 2), (1, 4), (1, 6), (1, 9)])
+    )
     data += "".join(f"s{i},2,gflops,{v},Gflops\n" for i, v in enumerate([4, 8, 12, 16]))
     path = write(tmp_path, "r.csv", data)
     traits = write(tmp_path, "t.csv", "system,peak,cores,name\ns0,1,10,x\ns1,2,10,y\ns2,3,10,z\ns3,4,10,w\n")
@@ -173,11 +174,16 @@ def test_correlate_with_system_traits(tmp_path):
 
 def test_published_lists_cells_missing_on_either_side_and_converts_units(tmp_path):
     measured = write(tmp_path, "m.csv", "system,nodes,metric,value,unit\nx,1,t,1500,ms\nx,2,t,800,ms\nx,4,t,500,ms\n")
-    reference = write(tmp_path, "p.csv", "source,table,system,nodes,metric,value,unit,printed,note\n"
-                                         "p,T1,x,1,t,1.5,s,1.5s,\np,T1,x,2,t,0.75,s,0.75s,\n"
-                                         "p,T1,x,8,t,,s,-,lost cell\n")
-    out = published.published(files.read_results(measured), files.read_results(reference, value_decimals=True),
-                              measured, reference)
+    reference = write(
+        tmp_path,
+        "p.csv",
+        "source,table,system,nodes,metric,value,unit,printed,note\n"
+        "p,T1,x,1,t,1.5,s,1.5s,\np,T1,x,2,t,0.75,s,0.75s,\n"
+        "p,T1,x,8,t,,s,-,lost cell\n",
+    )
+    out = published.published(
+        files.read_results(measured), files.read_results(reference, value_decimals=True), measured, reference
+    )
     got = {n: (m, r, s) for n, m, r, s in zip(out["nodes"], out["measured"], out["ratio"], out["status"])}
     assert got[1][0] == pytest.approx(1.5) and got[1][2] == "both"
     assert got[2][1] == pytest.approx(0.8 / 0.75)
@@ -199,8 +205,13 @@ a,app,lat,2.0,us,SUCCESS,1
 
 def test_gate_pass_fail_and_tolerance(tmp_path):
     base = write(tmp_path, "base.csv", BASELINE)
-    run = write(tmp_path, "run.csv", BASELINE.replace("100,s", "102,s").replace("50,GB/s", "40,GB/s")
-                .replace("a,app,lat,2.0,us,SUCCESS,1\n", "a,app,lat,,us,FAILED,1\n"))
+    run = write(
+        tmp_path,
+        "run.csv",
+        BASELINE.replace("100,s", "102,s")
+        .replace("50,GB/s", "40,GB/s")
+        .replace("a,app,lat,2.0,us,SUCCESS,1\n", "a,app,lat,,us,FAILED,1\n"),
+    )
     out = gate.gate(files.read_results(run), files.read_results(base), run, base, sigma=3, floor=0.02)
     verdict = dict(zip(out["metric"], out["verdict"]))
     assert verdict == {"time": "PASS", "bw": "FAIL", "lat": "FAIL"}
@@ -239,9 +250,16 @@ def test_prices_and_peaks_from_a_configs_folder(tmp_path):
     aws = systems.load_system(tmp_path / "aws-hpc7a-efa")
     price = aws["price_per_node_hour"]
     prices = cost.prices_from_configs(tmp_path, ["aws-hpc7a-efa", "hpe-apollo70-thunderx2-edr", "nowhere"])
-    assert prices.to_dict("records") == [{"system": "aws-hpc7a-efa", "price_per_node_hour": price["value"],
-                                          "currency": price["currency"], "date": str(price["date"]),
-                                          "source": aws["sources"][price["source"]]}]
+    assert prices.to_dict("records") == [
+        {
+            "system": "aws-hpc7a-efa",
+            "price_per_node_hour": price["value"],
+            "currency": price["currency"],
+            "date": str(price["date"]),
+            "source": aws["sources"][price["source"]],
+        }
+    ]
     from analysis import rpeak
+
     peaks = rpeak.from_configs(tmp_path, ["hpe-apollo70-thunderx2-edr"])
     assert dict(zip(*peaks.to_dict("list").values())) == {"hpe-apollo70-thunderx2-edr": 2 * 32 * 2.2 * 8}

@@ -8,17 +8,36 @@ from analysis.directions import HIGHER, LOWER
 from analysis.errors import InputError
 
 
-@pytest.mark.parametrize("metric, unit, expected", [
-    ("walltime", "s", LOWER), ("Benchmark wall time per step", "s", LOWER), ("MaxPingPongLatency_usec", "usec", LOWER),
-    ("mean_test_time", "ms", LOWER), ("Time per step", "ms", LOWER), ("Elapsed", "days", LOWER),
-    ("Benchmark days per nanosecond", "days/ns", LOWER), ("Seconds per nanosecond", "s/ns", LOWER),
-    ("performance", "ns/day", HIGHER), ("Nanoseconds per day", "ns/day", HIGHER),
-    ("StarSTREAM_Triad", "GB/s", HIGHER), ("bandwidth", "MB/s", HIGHER), ("HPL_Tflops", "Tflops", HIGHER),
-    ("hpcg_performance", "GFlop/s", HIGHER), ("MPIRandomAccess_GUPs", "GUP/s", HIGHER), ("EP", "Mop/s", HIGHER),
-    ("OpenSBLI", "iterations/s", HIGHER), ("MD", "timesteps/s", HIGHER), ("x", "steps/s", HIGHER),
-    ("parallel_efficiency", "%", HIGHER), ("speedup_factor", "x", HIGHER), ("perf_per_dollar", "", HIGHER),
-    ("worker_threads", "count", None), ("Number of CPUs", "", None), ("Benchmark memory used", "MB", None),
-])
+@pytest.mark.parametrize(
+    "metric, unit, expected",
+    [
+        ("walltime", "s", LOWER),
+        ("Benchmark wall time per step", "s", LOWER),
+        ("MaxPingPongLatency_usec", "usec", LOWER),
+        ("mean_test_time", "ms", LOWER),
+        ("Time per step", "ms", LOWER),
+        ("Elapsed", "days", LOWER),
+        ("Benchmark days per nanosecond", "days/ns", LOWER),
+        ("Seconds per nanosecond", "s/ns", LOWER),
+        ("performance", "ns/day", HIGHER),
+        ("Nanoseconds per day", "ns/day", HIGHER),
+        ("StarSTREAM_Triad", "GB/s", HIGHER),
+        ("bandwidth", "MB/s", HIGHER),
+        ("HPL_Tflops", "Tflops", HIGHER),
+        ("hpcg_performance", "GFlop/s", HIGHER),
+        ("MPIRandomAccess_GUPs", "GUP/s", HIGHER),
+        ("EP", "Mop/s", HIGHER),
+        ("OpenSBLI", "iterations/s", HIGHER),
+        ("MD", "timesteps/s", HIGHER),
+        ("x", "steps/s", HIGHER),
+        ("parallel_efficiency", "%", HIGHER),
+        ("speedup_factor", "x", HIGHER),
+        ("perf_per_dollar", "", HIGHER),
+        ("worker_threads", "count", None),
+        ("Number of CPUs", "", None),
+        ("Benchmark memory used", "MB", None),
+    ],
+)
 def test_direction_of_metric_and_unit(metric, unit, expected):
     assert directions.of(metric, unit) == expected
 

@@ -2,9 +2,10 @@
 
 import struct
 
+from analysis_testkit import WORKSPACE, cli, ref
+
 from analysis import files, plot, scaling
 from analysis.directions import LOWER
-from analysis_testkit import WORKSPACE, cli, ref
 
 PNG = b"\x89PNG\r\n\x1a\n"
 
@@ -23,8 +24,16 @@ def test_scaling_figure_from_the_gromacs_table():
 
 def test_scaling_figure_with_many_curves_draws_their_range():
     import pandas as pd
-    rows = pd.DataFrame({"system": [f"s{i}" for i in range(40) for _ in (1, 2)], "nodes": [1, 2] * 40,
-                         "metric": "time", "unit": "s", "value": [10.0, 6.0] * 40})
+
+    rows = pd.DataFrame(
+        {
+            "system": [f"s{i}" for i in range(40) for _ in (1, 2)],
+            "nodes": [1, 2] * 40,
+            "metric": "time",
+            "unit": "s",
+            "value": [10.0, 6.0] * 40,
+        }
+    )
     rows["nodes"] = rows["nodes"].astype("Int64")
     scaled = scaling.scaling(rows, "time", LOWER, "mem")
     assert png_size(plot.scaling_figure(scaled, ["system"]))[0] > 300
@@ -32,13 +41,24 @@ def test_scaling_figure_with_many_curves_draws_their_range():
 
 def test_plot_cli_scaling_and_bars(tmp_path):
     out = tmp_path / "s.png"
-    proc = cli("plot", ref("hpcaas-bench-sc23_table6_openradioss_mpi_fabric.csv"), "--metric", "execution_time",
-               "-o", out)
+    proc = cli(
+        "plot", ref("hpcaas-bench-sc23_table6_openradioss_mpi_fabric.csv"), "--metric", "execution_time", "-o", out
+    )
     assert proc.returncode == 0, proc.stderr
     assert out.read_bytes()[:8] == PNG
     bars = tmp_path / "b.png"
-    proc = cli("plot", ref("hpcaas-bench-sc23_table8_mpas_compilers.csv"), "--metric", "execution_time",
-               "--kind", "bars", "--axis", "compiler_flags", "-o", bars)
+    proc = cli(
+        "plot",
+        ref("hpcaas-bench-sc23_table8_mpas_compilers.csv"),
+        "--metric",
+        "execution_time",
+        "--kind",
+        "bars",
+        "--axis",
+        "compiler_flags",
+        "-o",
+        bars,
+    )
     assert proc.returncode == 0, proc.stderr
     assert bars.read_bytes()[:8] == PNG
 

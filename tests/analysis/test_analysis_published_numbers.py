@@ -6,10 +6,10 @@ import io as text_io
 
 import pandas as pd
 import pytest
+from analysis_testkit import cli, ref
 
 from analysis import best, compare, files, published, rpeak, scaling, table
 from analysis.directions import LOWER
-from analysis_testkit import cli, ref
 
 GROMACS = "arm-tx2-pasc19_table15_gromacs_performance.csv"
 NODE_SPECS = "arm-tx2-pasc19_table1_node_specs.csv"
@@ -24,8 +24,9 @@ def _check_gromacs(metric):
     """Speed-ups and efficiencies derived from `metric`, held against the printed ones."""
     path = ref(GROMACS)
     derived = scaling.as_tidy(scaling.scaling(files.read_results(path), metric, io_direction(metric), path))
-    return published.published(derived, files.read_results(path, value_decimals=True), "derived", path,
-                               rename={"speedup": "speedup_factor"})
+    return published.published(
+        derived, files.read_results(path, value_decimals=True), "derived", path, rename={"speedup": "speedup_factor"}
+    )
 
 
 def io_direction(metric):
@@ -89,13 +90,15 @@ def test_hpcg_percent_of_peak_per_node_from_the_node_specs():
     peaks = rpeak.from_traits(files.read_traits(specs), specs)
     # R_peak = cores x GHz x DP FLOP/cycle gives Table 1's printed maximum node GFLOP/s.
     assert dict(zip(peaks["system"], peaks["rpeak_node_gflops"])) == pytest.approx(
-        {"HPE Apollo 70": 1126.4, "SGI ICE XA": 1209.6, "Cray XC30": 518.4, "Dell EMC": 2662.4})
+        {"HPE Apollo 70": 1126.4, "SGI ICE XA": 1209.6, "Cray XC30": 518.4, "Dell EMC": 2662.4}
+    )
     path = ref(HPCG_ONE_NODE)
     out = rpeak.rpeak(files.read_results(path), "hpcg_performance", peaks, path)
     pct = {(s, str(v)): p for s, v, p in zip(out["system"], out["variant"], out["percent_of_peak"])}
     assert pct[("HPE Apollo 70", "")] == pytest.approx(30.529 / 1126.4 * 100)
-    assert [round(pct[k], 1) for k in [("HPE Apollo 70", ""), ("Dell EMC", "AVX512"), ("SGI ICE XA", ""),
-                                       ("Cray XC30", "")]] == [2.7, 1.3, 1.7, 3.0]
+    assert [
+        round(pct[k], 1) for k in [("HPE Apollo 70", ""), ("Dell EMC", "AVX512"), ("SGI ICE XA", ""), ("Cray XC30", "")]
+    ] == [2.7, 1.3, 1.7, 3.0]
     assert round(pct[("Dell EMC", "AVX2")], 2) == 1.06
 
 
@@ -138,7 +141,8 @@ def test_mpas_compiler_and_flag_ratios_and_the_failed_gnu_ofast():
     assert pd.isna(dict(zip(o3["compiler_flags"], o3["ratio"]))["-Ofast"])
     vs_intel = compare.compare(df, "execution_time", "compiler", "intel", "cray", LOWER, path)
     assert dict(zip(vs_intel["compiler_flags"], vs_intel["ratio"])) == pytest.approx(
-        {"-O3": 446 / 441, "-Ofast": 424 / 412})
+        {"-O3": 446 / 441, "-Ofast": 424 / 412}
+    )
     pivot = table.table(df, "execution_time", path, rows_by=["compiler"], cols=["compiler_flags"])
     assert pivot.set_index("compiler").loc["gnu", "-Ofast"] == "MISSING"  # never a number
 
@@ -147,8 +151,13 @@ def test_montecarlo_thread_speedups_as_printed_across_s_and_ms():
     path = ref(MONTECARLO)
     df = files.read_results(path)
     derived = scaling.as_tidy(scaling.scaling(df, "execution_time", LOWER, path, nodes_col="threads"))
-    check = published.published(derived, files.read_results(path, value_decimals=True), "derived", path,
-                                rename={"speedup": "speedup_vs_1_thread"})
+    check = published.published(
+        derived,
+        files.read_results(path, value_decimals=True),
+        "derived",
+        path,
+        rename={"speedup": "speedup_vs_1_thread"},
+    )
     both = check[check["status"] == "both"]
     assert dict(zip(both["threads"], both["measured"].round(2))) == {192: 175.0, 384: 165.38, 112: 73.89, 224: 81.79}
     assert both["agrees_as_printed"].astype(bool).all()
@@ -161,7 +170,12 @@ def test_hpcg_percent_of_peak_through_the_command_line():
     assert proc.returncode == 0, proc.stderr
     df = pd.read_csv(text_io.StringIO(proc.stdout), keep_default_na=False)
     pct = dict(zip(df["system"] + "/" + df["variant"], df["percent_of_peak"].round(1)))
-    assert pct == {"HPE Apollo 70/": 2.7, "SGI ICE XA/": 1.7, "Cray XC30/": 3.0, "Dell EMC/AVX512": 1.3,
-                   "Dell EMC/AVX2": 1.1}
+    assert pct == {
+        "HPE Apollo 70/": 2.7,
+        "SGI ICE XA/": 1.7,
+        "Cray XC30/": 3.0,
+        "Dell EMC/AVX512": 1.3,
+        "Dell EMC/AVX2": 1.1,
+    }
     # Table 1 lists three SMT options and two memory sizes for some systems: left out, and said so.
     assert "threads_per_core" in proc.stderr

@@ -8,7 +8,6 @@ from pathlib import Path
 
 import pytest
 import yaml
-
 from testkit import ROOT, run
 
 CASES = [
@@ -24,13 +23,22 @@ def extracted(project, tmp_path_factory):
     for all logs instead of one per log), in CASES' order: [{"foms": {printed name: (value, units)},
     "statuses": [...]}, ...], a printed name as `make foms` prints it: `[<context>=<value> ]<fom>`."""
     tmp = tmp_path_factory.mktemp("foms")
-    cases = [{"app": app, "log": str(ROOT / "tests/apps" / app / case["log"]),
-              "workload": case.get("workload"), "vars": case.get("vars", {})} for app, case in CASES]
+    cases = [
+        {
+            "app": app,
+            "log": str(ROOT / "tests/apps" / app / case["log"]),
+            "workload": case.get("workload"),
+            "vars": case.get("vars", {}),
+        }
+        for app, case in CASES
+    ]
     (tmp / "cases.json").write_text(json.dumps(cases))
     run(f"ramble python scripts/foms.py --batch {tmp}/cases.json {tmp}/out.json", timeout=900)
     out = json.loads((tmp / "out.json").read_text())
-    return [{"foms": {f"{c} {n}" if c else n: (v, u) for c, n, v, u in got["foms"]},
-             "statuses": got["statuses"]} for got in out]
+    return [
+        {"foms": {f"{c} {n}" if c else n: (v, u) for c, n, v, u in got["foms"]}, "statuses": got["statuses"]}
+        for got in out
+    ]
 
 
 @pytest.mark.parametrize("i", range(len(CASES)), ids=[f"{a}:{Path(c['log']).name}" for a, c in CASES])
@@ -55,13 +63,15 @@ def test_foms_from_real_log(extracted, i):
 
 
 def make_foms(app, log, *args):
-    return subprocess.run(["make", "-s", "foms", f"APP={app}", f"LOG={log}", *args], cwd=ROOT,
-                          capture_output=True, text=True)
+    return subprocess.run(
+        ["make", "-s", "foms", f"APP={app}", f"LOG={log}", *args], cwd=ROOT, capture_output=True, text=True
+    )
 
 
 # stream-5.10-local-10M-2threads.txt as `make foms` prints it: stream has three workloads, each
 # extracting the same FOMs, and each is printed once.
-STREAM_10M = """Bytes per element\t8\tbytes
+STREAM_10M = (
+    """Bytes per element\t8\tbytes
 Array size\t10000000\telements
 Offset\t0\telements
 Array memory\t76.3\tMiB
@@ -71,12 +81,19 @@ Threads requested\t2\t
 Number of threads\t2\t
 Clock granularity\t1\tmicroseconds
 Test duration estimate\t10109\tmicroseconds
-""" + "".join(f"{op} top rate\t{rate}\tMB/s\n{op} average time\t{avg}\ts\n{op} min time\t{lo}\ts\n"
-              f"{op} max time\t{hi}\ts\n" for op, rate, avg, lo, hi in (
-                  ("Copy", "20005.0", "0.013100", "0.007998", "0.017752"),
-                  ("Scale", "21716.0", "0.009770", "0.007368", "0.016468"),
-                  ("Add", "21729.3", "0.013837", "0.011045", "0.016665"),
-                  ("Triad", "17183.3", "0.015663", "0.013967", "0.016267"))) + "Validation tolerance\t1.000000e-13\t\n"
+"""
+    + "".join(
+        f"{op} top rate\t{rate}\tMB/s\n{op} average time\t{avg}\ts\n{op} min time\t{lo}\ts\n"
+        f"{op} max time\t{hi}\ts\n"
+        for op, rate, avg, lo, hi in (
+            ("Copy", "20005.0", "0.013100", "0.007998", "0.017752"),
+            ("Scale", "21716.0", "0.009770", "0.007368", "0.016468"),
+            ("Add", "21729.3", "0.013837", "0.011045", "0.016665"),
+            ("Triad", "17183.3", "0.015663", "0.013967", "0.016267"),
+        )
+    )
+    + "Validation tolerance\t1.000000e-13\t\n"
+)
 
 
 def test_make_foms_prints_each_fom_once_per_context(project):
@@ -100,8 +117,9 @@ def test_make_foms_names_the_failed_criteria(project):
     log = ROOT / "tests/apps/hpl/logs/hpl-2.3-openblas-2ranks-threshold-1e-9.txt"
     got = make_foms("hpl", log, "WORKLOAD=local")
     assert got.returncode != 0
-    assert got.stderr.splitlines()[0] == (f"make foms: {log} does not meet hpl's success criteria: "
-                                          "failed verified, tests-passed")
+    assert got.stderr.splitlines()[0] == (
+        f"make foms: {log} does not meet hpl's success criteria: " "failed verified, tests-passed"
+    )
     usage = subprocess.run(["make", "-s", "foms", "APP=hpcc"], cwd=ROOT, capture_output=True, text=True)
     assert usage.returncode != 0 and "usage: make foms" in usage.stderr
 
@@ -115,9 +133,11 @@ def test_make_foms_reads_the_last_of_appended_runs(project):
     assert got.returncode == 0
     assert "Summary=Summary HPL_N\t1200\t" in lines and "Summary=Summary HPL_N\t1000\t" not in lines
     assert "Summary=Summary HPL_Tflops\t0.00064004\tTflops" in lines
-    assert got.stderr == (f"make foms: {log} holds 2 runs of hpcc (lines 2, 586 match its run_start_regex "
-                          "'This is the DARPA/DOE HPC Challenge Benchmark version'): reporting the last one, "
-                          "from line 586\n")
+    assert got.stderr == (
+        f"make foms: {log} holds 2 runs of hpcc (lines 2, 586 match its run_start_regex "
+        "'This is the DARPA/DOE HPC Challenge Benchmark version'): reporting the last one, "
+        "from line 586\n"
+    )
 
 
 def test_without_run_start_regex_the_whole_file_is_read(project, tmp_path):

@@ -14,9 +14,11 @@ TEST = "lib/ramble/ramble/test/end_to_end/known_applications.py"
 def test_ramble_known_applications_for_every_application_and_package_manager(project):
     managers = ["None"] + run("ramble list --type package_managers").stdout.split()
     ids = [f"{TEST}::test_known_applications[{app}-{pm}]" for app in APPS for pm in managers]
-    proc = run(f"cd .tools/ramble && ramble unit-test -q -p no:cacheprovider {' '.join(ids)}", check=False,
-               timeout=3600)
+    proc = run(
+        f"cd .tools/ramble && ramble unit-test -q -p no:cacheprovider {' '.join(ids)}", check=False, timeout=3600
+    )
     summary = proc.stdout.strip().splitlines()[-1] if proc.stdout.strip() else proc.stderr[-2000:]
     passed = re.search(r"(\d+) passed", summary)
-    assert proc.returncode == 0 and passed and int(passed.group(1)) == len(ids), \
+    assert proc.returncode == 0 and passed and int(passed.group(1)) == len(ids), (
         "\n".join(line for line in proc.stdout.splitlines() if "FAILED" in line or "Error" in line)[-4000:] or summary
+    )

@@ -11,9 +11,9 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
+from testkit import ROOT, local_facts, run
 
 from hpcaas.spack_inputs import inputs_hash
-from testkit import ROOT, local_facts, run
 
 # (spec as a study writes it, what its root must show)
 SPECS = [
@@ -69,8 +69,11 @@ def specs(project):
 def test_recipe_concretizes_for_local(specs, spec, root, variant):
     rc, text = specs[spec]
     assert rc == 0, f"spack spec {spec} failed:\n{text[-2000:]}"
-    first = next(line for line in text.splitlines() if re.match(r"^\[[ e+^-]\]|^ - |^\[e\]", line)
-                 or re.match(r"^\s*-?\s*\w", line) and "@" in line)
+    first = next(
+        line
+        for line in text.splitlines()
+        if re.match(r"^\[[ e+^-]\]|^ - |^\[e\]", line) or re.match(r"^\s*-?\s*\w", line) and "@" in line
+    )
     local = local_facts()
     assert root in first and local["compiler"] in first, first
     assert f"arch=linux-{local['os']}-{local['target']}" in first, first

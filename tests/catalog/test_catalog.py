@@ -11,9 +11,9 @@ import subprocess
 
 import pytest
 import yaml
+from testkit import ROOT, run
 
 from hpcaas import catalog
-from testkit import ROOT, run
 
 APPS = sorted(p.parent.name for p in (ROOT / "ramble-repo/applications").glob("*/application.py"))
 
@@ -99,8 +99,14 @@ def test_an_unreachable_git_source_stops_the_catalog_naming_the_url_and_the_mapp
         if not (key.endswith(".insteadof") and value == url):
             subprocess.run(["git", "config", "--file", config, "--add", key, value], check=True)
     subprocess.run(["git", "config", "--file", config, f"url.{tmp_path}/nowhere.insteadOf", url], check=True)
-    proc = subprocess.run(["make", "catalog", "TIER=fast"], cwd=ROOT, capture_output=True, text=True, timeout=900,
-                          env={**os.environ, "GIT_CONFIG_GLOBAL": str(config)})
+    proc = subprocess.run(
+        ["make", "catalog", "TIER=fast"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=900,
+        env={**os.environ, "GIT_CONFIG_GLOBAL": str(config)},
+    )
     assert proc.returncode != 0
     assert f"cannot reach {url}" in proc.stderr, proc.stderr[-2000:]
     assert f"git config --global url.<mirror>.insteadOf {url}" in proc.stderr

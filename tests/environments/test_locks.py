@@ -6,9 +6,9 @@ import json
 import shutil
 
 import pytest
+from testkit import ROOT, run
 
 from hpcaas import environments, spack_inputs
-from testkit import ROOT, run
 
 PAIRS = environments.pairs()
 
@@ -37,8 +37,10 @@ def test_a_changed_recipe_or_manifest_makes_the_pair_stale(study, system, tmp_pa
     recipe = repo / "packages" / ours[0] / "package.py"
     recipe.write_text(recipe.read_text() + "\n# a change\n")
     assert environments.inputs(study, system) != recorded
-    assert any(line.startswith(f"{study} on {system}:") and f"make concretize SYSTEM={system} ENV={study}" in line
-               for line in environments.stale())
+    assert any(
+        line.startswith(f"{study} on {system}:") and f"make concretize SYSTEM={system} ENV={study}" in line
+        for line in environments.stale()
+    )
 
 
 @pytest.mark.slow
@@ -46,10 +48,13 @@ def test_a_changed_recipe_or_manifest_makes_the_pair_stale(study, system, tmp_pa
 def test_solving_again_gives_the_committed_lock(project, study, system, tmp_path):
     env = environments.folder(study, system)
     shutil.copy(env / "spack.yaml", tmp_path / "spack.yaml")
-    run(f"hpcaas_system {system} && spack -e {tmp_path} python -c '"
+    run(
+        f"hpcaas_system {system} && spack -e {tmp_path} python -c '"
         "import spack.environment as ev, spack.solver.asp; "
         "spack.solver.asp.using_libc_compatibility = lambda: False; "
-        "e = ev.active_environment(); e.concretize(force=True); e.write()'", timeout=1800)
+        "e = ev.active_environment(); e.concretize(force=True); e.write()'",
+        timeout=1800,
+    )
     solved = json.loads((tmp_path / "spack.lock").read_text())["roots"]
     committed = json.loads((env / "spack.lock").read_text())["roots"]
     assert sorted(r["hash"] for r in solved) == sorted(r["hash"] for r in committed)

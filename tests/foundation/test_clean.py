@@ -19,8 +19,12 @@ def test_make_clean_keeps_every_tracked_file(tmp_path):
     git("add", "-A", cwd=tmp_path)
     git("-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "tree", cwd=tmp_path)
     study = next(p for p in (tmp_path / "ramble-workspaces").iterdir() if p.is_dir())
-    generated = [study / "experiments/a/b/c/execute_experiment", study / "results.latest.json",
-                 tmp_path / "results/smoke/results.csv", tmp_path / "dry-runs/local/smoke/setup.log"]
+    generated = [
+        study / "experiments/a/b/c/execute_experiment",
+        study / "results.latest.json",
+        tmp_path / "results/smoke/results.csv",
+        tmp_path / "dry-runs/local/smoke/setup.log",
+    ]
     for path in generated:
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text("generated\n")

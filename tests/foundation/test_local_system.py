@@ -4,10 +4,10 @@ import os
 import subprocess
 
 import yaml
+from testkit import ROOT, run
 
 from hpcaas.local import slurm_nodes
 from hpcaas.systems import ramble_config
-from testkit import ROOT, run
 
 
 def load(rel):
@@ -68,4 +68,6 @@ def test_local_slurm_is_this_machine_shared_out_over_the_emulated_nodes(project)
     for fact in ("target", "model", "vendor"):
         assert emulated["processor"][fact] == local["processor"][fact]
     assert emulated["scheduler"]["value"] == "slurm"
-    assert ramble_config(ROOT / "configs/local-slurm")["template"] == (ROOT / "configs/schedulers/slurm.tpl").read_text()
+    assert (
+        ramble_config(ROOT / "configs/local-slurm")["template"] == (ROOT / "configs/schedulers/slurm.tpl").read_text()
+    )

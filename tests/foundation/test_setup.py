@@ -26,8 +26,9 @@ def test_pins_are_full_commits_of_upstream_urls():
 def test_tools_are_checked_out_at_the_pins(project):
     p = pins()
     for tool, key in (("spack", "SPACK_COMMIT"), ("ramble", "RAMBLE_COMMIT")):
-        head = subprocess.run(["git", "-C", str(ROOT / ".tools" / tool), "rev-parse", "HEAD"],
-                              capture_output=True, text=True, check=True).stdout.strip()
+        head = subprocess.run(
+            ["git", "-C", str(ROOT / ".tools" / tool), "rev-parse", "HEAD"], capture_output=True, text=True, check=True
+        ).stdout.strip()
         assert head == p[key], tool
 
 
@@ -41,8 +42,7 @@ def test_setup_env_puts_pinned_spack_and_ramble_on_path(project):
 
 def test_spack_sees_our_repo_and_mirror_and_no_home_config(project, tmp_path):
     # With HOME elsewhere, nothing may appear under it: config lives in the project.
-    proc = run("spack repo list && spack mirror list && spack config blame config",
-               env={"HOME": str(tmp_path)})
+    proc = run("spack repo list && spack mirror list && spack config blame config", env={"HOME": str(tmp_path)})
     assert str(ROOT / "spack-repo") in proc.stdout
     assert f"file://{ROOT}/mirror" in proc.stdout
     assert str(ROOT / "spack-config" / "config.yaml") in proc.stdout
@@ -63,10 +63,18 @@ def test_unreachable_pin_names_the_url_and_the_mirror_fix(tmp_path):
     for f in ("lib.sh", "tools.sh"):
         (tmp_path / "scripts" / f).write_text((ROOT / "scripts" / f).read_text())
     (tmp_path / "pins.env").write_text(
-        "SPACK_URL=https://invalid.example/spack.git\nSPACK_COMMIT=" + "0" * 40 +
-        "\nRAMBLE_URL=https://invalid.example/ramble.git\nRAMBLE_COMMIT=" + "0" * 40 + "\n")
-    proc = subprocess.run(["bash", str(tmp_path / "scripts" / "tools.sh")], capture_output=True, text=True,
-                          env={"PATH": "/usr/bin:/bin", "HOME": str(tmp_path), "GIT_CONFIG_NOSYSTEM": "1"})
+        "SPACK_URL=https://invalid.example/spack.git\nSPACK_COMMIT="
+        + "0" * 40
+        + "\nRAMBLE_URL=https://invalid.example/ramble.git\nRAMBLE_COMMIT="
+        + "0" * 40
+        + "\n"
+    )
+    proc = subprocess.run(
+        ["bash", str(tmp_path / "scripts" / "tools.sh")],
+        capture_output=True,
+        text=True,
+        env={"PATH": "/usr/bin:/bin", "HOME": str(tmp_path), "GIT_CONFIG_NOSYSTEM": "1"},
+    )
     assert proc.returncode != 0
     assert "https://invalid.example/spack.git" in proc.stderr
     assert "insteadOf" in proc.stderr

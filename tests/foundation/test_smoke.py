@@ -6,13 +6,18 @@ import subprocess
 import pandas as pd
 import pytest
 import yaml
-
 from testkit import ROOT
 
 EXPERIMENTS = {f"hpcc-{mpi}-{n}ranks": (mpi, n) for mpi in ("openmpi", "mpich") for n in (1, 2)}
-ALWAYS = {"HPL_Tflops": "Tflops", "StarDGEMM_Gflops": "Gflops", "StarSTREAM_Triad": "GB/s",
-          "MPIRandomAccess_GUPs": "GUP/s", "MPIFFT_Gflops": "Gflops", "SingleDGEMM_Gflops": "Gflops",
-          "PTRANS_GBs": "GB/s"}
+ALWAYS = {
+    "HPL_Tflops": "Tflops",
+    "StarDGEMM_Gflops": "Gflops",
+    "StarSTREAM_Triad": "GB/s",
+    "MPIRandomAccess_GUPs": "GUP/s",
+    "MPIFFT_Gflops": "Gflops",
+    "SingleDGEMM_Gflops": "Gflops",
+    "PTRANS_GBs": "GB/s",
+}
 # HPCC measures ping-pong only between two ranks or more.
 TWO_RANKS = {"MaxPingPongLatency_usec": "usec", "MinPingPongBandwidth_GBytes": "GB/s"}
 

@@ -16,7 +16,6 @@ from pathlib import Path
 import pandas as pd
 import pytest
 import yaml
-
 from testkit import ROOT, run
 
 HERE = Path(__file__).resolve().parent
@@ -45,17 +44,21 @@ def hpctoolkit_prefix() -> Path:
     proc = run(f"spack find --format '{{prefix}}' {shlex.quote(spec)}", check=False)
     prefixes = proc.stdout.split()
     if proc.returncode != 0 or not prefixes:
-        pytest.fail(f"HPCToolkit ({spec}) is not installed: build it with `. ./setup-env.sh && "
-                    "spack -e environments/hpctoolkit install` (Dyninst, Intel XED, libmonitor and "
-                    "HPCToolkit from source; Spack's install tree is shared, so once is enough)")
+        pytest.fail(
+            f"HPCToolkit ({spec}) is not installed: build it with `. ./setup-env.sh && "
+            "spack -e environments/hpctoolkit install` (Dyninst, Intel XED, libmonitor and "
+            "HPCToolkit from source; Spack's install tree is shared, so once is enough)"
+        )
     return Path(prefixes[0])
 
 
 def checked(cmd, cwd, env=None, timeout=1200):
     proc = subprocess.run(cmd, cwd=cwd, env=env, capture_output=True, text=True, timeout=timeout)
     if proc.returncode != 0:
-        pytest.fail(f"`{' '.join(map(str, cmd))}` exited {proc.returncode}\n--- stdout\n{proc.stdout[-3000:]}"
-                    f"\n--- stderr\n{proc.stderr[-3000:]}")
+        pytest.fail(
+            f"`{' '.join(map(str, cmd))}` exited {proc.returncode}\n--- stdout\n{proc.stdout[-3000:]}"
+            f"\n--- stderr\n{proc.stderr[-3000:]}"
+        )
     return proc
 
 
@@ -71,8 +74,23 @@ def profiled(project, tmp_path_factory):
     checked([openmpi / "bin/mpicc", "-g", "-O2", "-o", "mpi_imbalance", HERE / "mpi_imbalance.c"], work)
 
     measurements, database = work / "measurements", work / "database"
-    program = checked([openmpi / "bin/mpirun", "-n", str(RANKS), hpctoolkit / "bin/hpcrun", "-e", EVENT,
-                       "-o", measurements, "./mpi_imbalance", str(STEPS), str(UNIT)], work, env)
+    program = checked(
+        [
+            openmpi / "bin/mpirun",
+            "-n",
+            str(RANKS),
+            hpctoolkit / "bin/hpcrun",
+            "-e",
+            EVENT,
+            "-o",
+            measurements,
+            "./mpi_imbalance",
+            str(STEPS),
+            str(UNIT),
+        ],
+        work,
+        env,
+    )
     checked([hpctoolkit / "bin/hpcstruct", measurements], work)
     checked([hpctoolkit / "bin/hpcprof", "-o", database, measurements], work)
 
@@ -80,9 +98,15 @@ def profiled(project, tmp_path_factory):
     reader = checked([sys.executable, "-m", "analysis.hpctoolkit", database, "-o", csv, "--top", "10"], ROOT)
     own = re.search(r"compute_cpu_s=(?P<compute>[\d.]+) mpi_cpu_s=(?P<mpi>[\d.]+)", program.stdout)
     assert own, f"mpi_imbalance printed no CPU times:\n{program.stdout}\n{program.stderr}"
-    return {"measurements": measurements, "database": database, "program": program.stdout,
-            "compute_s": float(own["compute"]), "mpi_s": float(own["mpi"]),
-            "stdout": reader.stdout, "table": pd.read_csv(csv)}
+    return {
+        "measurements": measurements,
+        "database": database,
+        "program": program.stdout,
+        "compute_s": float(own["compute"]),
+        "mpi_s": float(own["mpi"]),
+        "stdout": reader.stdout,
+        "table": pd.read_csv(csv),
+    }
 
 
 def test_program_ran_under_hpcrun(profiled):

@@ -9,7 +9,6 @@ import subprocess
 
 import pandas as pd
 import pytest
-
 from testkit import ROOT, run
 
 # Our repo's modifiers, for Ramble processes that may not have it registered in the site scope
@@ -67,8 +66,7 @@ def expected_lines(d, events):
         f'mpirun -n 2 hpcrun {events} -o {m} hpcc >> "{d}/{d.name}.out" 2>&1',
         f'hpcstruct {m} >> "{log}" 2>&1',
         f'hpcprof -o {db} {m} >> "{log}" 2>&1',
-        f'test -d {db} && echo "HPCToolkit database: {db} ($(ls {m}/*.hpcrun | wc -l) profiles)"'
-        f' >> "{log}" 2>&1',
+        f'test -d {db} && echo "HPCToolkit database: {db} ($(ls {m}/*.hpcrun | wc -l) profiles)"' f' >> "{log}" 2>&1',
     ]
 
 
@@ -80,7 +78,7 @@ def test_launch_line_wrapped_and_database_built_after(workspace, exp, events):
         assert line in lines, f"missing from execute_experiment:\n{line}\n--- got\n" + "\n".join(lines)
     # In this order, right after one another: clean, run under hpcrun, then the database.
     start = lines.index(want[0])
-    assert lines[start:start + len(want)] == want
+    assert lines[start : start + len(want)] == want
     # Only the MPI executable is profiled: the serial input writer runs as it is.
     writer = [line for line in lines if line.startswith("printf ")]
     assert len(writer) == 1 and "hpcrun" not in writer[0]
@@ -119,9 +117,18 @@ def test_database_path_reaches_the_results(workspace):
     assert exp["RAMBLE_STATUS"] == "SUCCESS"
     assert exp["RAMBLE_VARIABLES"]["hpctoolkit_database_dir"] == f"{run_dir}/hpctoolkit-database"
     foms = [(c["name"], f) for c in exp["CONTEXTS"] for f in c["foms"] if f["origin"] == "hpctoolkit"]
-    assert foms == [(f"{run_dir}/hpctoolkit-database",
-                     {"name": "hpctoolkit profiles", "value": "2", "units": "", "origin": "hpctoolkit",
-                      "origin_type": "modifier"})]
+    assert foms == [
+        (
+            f"{run_dir}/hpctoolkit-database",
+            {
+                "name": "hpctoolkit profiles",
+                "value": "2",
+                "units": "",
+                "origin": "hpctoolkit",
+                "origin_type": "modifier",
+            },
+        )
+    ]
 
     # The project's CSV keeps the experiment a success (a path as FOM value would fail it).
     csv = workspace / "results.csv"
@@ -140,4 +147,5 @@ def test_registered_with_ramble(project):
     proc = run("ramble info --type modifiers hpctoolkit", check=False)
     assert proc.returncode == 0 and "Modifier: hpctoolkit" in proc.stdout, (
         "Ramble does not know ramble-repo's modifiers: add ramble-repo to modifier_repos in "
-        f"Ramble's site scope (scripts/configure.sh)\n{proc.stdout[-1500:]}{proc.stderr[-1500:]}")
+        f"Ramble's site scope (scripts/configure.sh)\n{proc.stdout[-1500:]}{proc.stderr[-1500:]}"
+    )

@@ -12,7 +12,6 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
-
 from testkit import ROOT
 
 DATA = Path(__file__).resolve().parent / "data"  # data/README.md: where the databases come from
@@ -21,8 +20,13 @@ S, PCT = 1e-9, 1e-6
 
 
 def cli(*args):
-    return subprocess.run([sys.executable, "-m", "analysis.hpctoolkit", *map(str, args)], cwd=ROOT,
-                          capture_output=True, text=True, timeout=900)
+    return subprocess.run(
+        [sys.executable, "-m", "analysis.hpctoolkit", *map(str, args)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=900,
+    )
 
 
 @pytest.fixture(scope="module")
@@ -58,7 +62,8 @@ def test_allgather_top_functions_and_mpi_share(tables):
         ("__GI___sched_yield", "libc-2.17.so", True),
     ]
     assert list(table["exclusive_s"].head(5)) == pytest.approx(
-        [8.462784, 4.127545, 1.543427, 1.085948, 0.873768], abs=S)
+        [8.462784, 4.127545, 1.543427, 1.085948, 0.873768], abs=S
+    )
     assert table["share_pct"].iloc[0] == pytest.approx(32.352110, abs=PCT)
     assert table["exclusive_s"].sum() == pytest.approx(26.158368, abs=S)
     assert table.loc[table["in_mpi"], "exclusive_s"].sum() == pytest.approx(26.032845, abs=S)
@@ -78,8 +83,10 @@ def test_cpi_top_functions_and_mpi_share(tables):
     assert lines[0].endswith(f"-cpi-database: 136 rows, 4 ranks x 1 threads; {SUMMED}")
     assert lines[-2] == "MPI: 100.00% of 3.998242 s (MPI calls and everything below them)"
     assert len(table) == 16 and table["in_mpi"].sum() == 14
-    assert rows(table, 2) == [("<unknown procedure>", "libpsm_infinipath.so.1.14", True),
-                              ("__GI_sched_yield", "libc-2.12.so", True)]
+    assert rows(table, 2) == [
+        ("<unknown procedure>", "libpsm_infinipath.so.1.14", True),
+        ("__GI_sched_yield", "libc-2.12.so", True),
+    ]
     assert list(table["exclusive_s"].head(2)) == pytest.approx([3.962262, 0.035980], abs=S)
     assert list(table["share_pct"].head(2)) == pytest.approx([99.100104, 0.899896], abs=PCT)
     main = table.set_index("function").loc["main"]
@@ -89,8 +96,7 @@ def test_cpi_top_functions_and_mpi_share(tables):
 @pytest.mark.parametrize("name", ["allgather", "cpi"])
 def test_table_is_consistent(tables, name):
     stdout, table = tables[name]
-    assert list(table.columns) == ["function", "module", "file", "in_mpi", "inclusive_s",
-                                   "exclusive_s", "share_pct"]
+    assert list(table.columns) == ["function", "module", "file", "in_mpi", "inclusive_s", "exclusive_s", "share_pct"]
     assert (table["exclusive_s"] <= table["inclusive_s"] + S).all()
     assert table["share_pct"].sum() == pytest.approx(100, abs=PCT)
     assert table["exclusive_s"].is_monotonic_decreasing

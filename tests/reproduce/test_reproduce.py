@@ -3,22 +3,24 @@ system cannot run stops before running and says why, and bad study descriptions 
 The OSU study's small preset needs two nodes: tests/slurm/test_reproduce_osu.py runs it."""
 
 import csv
-import os
 import subprocess
 
 import pytest
 import yaml
-
-from testkit import ROOT, run
+from testkit import ROOT
 
 PYTHON = str(ROOT / ".venv/bin/python")
 
 
 def reproduce(study, system, scale=None):
     """Run make reproduce once per (study, system) of the session; return (proc, rows)."""
-    proc = subprocess.run(["make", "reproduce", f"STUDY={study}", f"SYSTEM={system}"]
-                          + ([f"SCALE={scale}"] if scale else []), cwd=ROOT,
-                          capture_output=True, text=True, timeout=1200)
+    proc = subprocess.run(
+        ["make", "reproduce", f"STUDY={study}", f"SYSTEM={system}"] + ([f"SCALE={scale}"] if scale else []),
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=1200,
+    )
     path = ROOT / "results" / study / "results.csv"
     rows = list(csv.DictReader(path.open())) if path.exists() else []
     return proc, rows
@@ -51,8 +53,13 @@ def test_a_study_the_system_cannot_run_stops_before_running(project):
     """The binding x distribution study sweeps srun's options: `local` (no Slurm) lacks them."""
     out = ROOT / "results/openfoam-binding-distribution/results.csv"
     before = out.read_bytes() if out.exists() else None
-    proc = subprocess.run(["make", "reproduce", "STUDY=openfoam-binding-distribution", "SYSTEM=local", "SCALE=small"],
-                          cwd=ROOT, capture_output=True, text=True, timeout=300)
+    proc = subprocess.run(
+        ["make", "reproduce", "STUDY=openfoam-binding-distribution", "SYSTEM=local", "SCALE=small"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert proc.returncode != 0
     assert proc.stderr.startswith("openfoam-binding-distribution cannot run on local; it needs ")
     assert "the Ramble variable 'cpu_bind' the study sweeps (configs/local/ramble/variables.yaml)" in proc.stderr
@@ -65,37 +72,52 @@ def test_paper_scale_needs_are_checked_against_the_system(tmp_path):
     study = ROOT / "ramble-workspaces" / "_test-needs"
     study.mkdir(exist_ok=True)
     try:
-        (study / "study.yaml").write_text(yaml.safe_dump({
-            "question": "q", "paper": "p",
-            "needs": {"nodes": 8, "ranks": 224, "gpus": 1, "licensed": ["NAMD_3.0_Source.tar.gz"]}}))
-        proc = subprocess.run([PYTHON, "-m", "analysis.study", "check", "_test-needs", "local-slurm"],
-                              cwd=ROOT, capture_output=True, text=True)
+        (study / "study.yaml").write_text(
+            yaml.safe_dump(
+                {
+                    "question": "q",
+                    "paper": "p",
+                    "needs": {"nodes": 8, "ranks": 224, "gpus": 1, "licensed": ["NAMD_3.0_Source.tar.gz"]},
+                }
+            )
+        )
+        proc = subprocess.run(
+            [PYTHON, "-m", "analysis.study", "check", "_test-needs", "local-slurm"],
+            cwd=ROOT,
+            capture_output=True,
+            text=True,
+        )
         assert proc.returncode == 2
         assert proc.stderr.strip() == (
             "_test-needs cannot run on local-slurm; it needs 8 nodes (configs/local-slurm has 2); "
             "224 cores, one per rank (2 on local-slurm); 1 GPUs per node (0 on local-slurm); "
             "the licensed source NAMD_3.0_Source.tar.gz: download it from its vendor and put it in "
-            "mirror/ (Spack then finds it by checksum)")
+            "mirror/ (Spack then finds it by checksum)"
+        )
     finally:
         (study / "study.yaml").unlink()
         study.rmdir()
 
 
-@pytest.mark.parametrize("doc, key", [
-    ({"paper": "p", "needs": {}}, "question"),
-    ({"question": "q", "paper": "p", "needs": {"nodes": -1}}, "needs.nodes"),
-    ({"question": "q", "paper": "p", "needs": {"cores": 2}}, "needs"),
-    ({"question": "q", "paper": "p", "needs": {}, "analyses": ["table"]}, "analyses.0"),
-    ({"question": "q", "paper": "p", "needs": {}, "reference": "reference/none.csv"}, "reference"),
-    ({"question": "q", "paper": "p", "needs": {}, "papr_system": "x"}, "papr_system"),
-])
+@pytest.mark.parametrize(
+    "doc, key",
+    [
+        ({"paper": "p", "needs": {}}, "question"),
+        ({"question": "q", "paper": "p", "needs": {"nodes": -1}}, "needs.nodes"),
+        ({"question": "q", "paper": "p", "needs": {"cores": 2}}, "needs"),
+        ({"question": "q", "paper": "p", "needs": {}, "analyses": ["table"]}, "analyses.0"),
+        ({"question": "q", "paper": "p", "needs": {}, "reference": "reference/none.csv"}, "reference"),
+        ({"question": "q", "paper": "p", "needs": {}, "papr_system": "x"}, "papr_system"),
+    ],
+)
 def test_a_bad_study_description_is_named_by_file_and_key(doc, key):
     study = ROOT / "ramble-workspaces" / "_test-bad"
     study.mkdir(exist_ok=True)
     try:
         (study / "study.yaml").write_text(yaml.safe_dump(doc))
-        proc = subprocess.run([PYTHON, "-m", "analysis.study", "check", "_test-bad", "local"],
-                              cwd=ROOT, capture_output=True, text=True)
+        proc = subprocess.run(
+            [PYTHON, "-m", "analysis.study", "check", "_test-bad", "local"], cwd=ROOT, capture_output=True, text=True
+        )
         assert proc.returncode == 2 and "Traceback" not in proc.stderr
         assert proc.stderr.startswith(f"analysis.study: {study / 'study.yaml'}: {key}: "), proc.stderr
     finally:

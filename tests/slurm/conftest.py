@@ -10,8 +10,7 @@ adding to them.
 """
 
 import pytest
-
-from slurm_helpers import ROOT, install_slurm, start_cluster, stop_cluster
+from slurm_helpers import install_slurm, start_cluster, stop_cluster
 
 
 @pytest.fixture(scope="session")
@@ -22,8 +21,9 @@ def slurm_cluster(tmp_path_factory):
     state = tmp_path_factory.mktemp("slurm")
     cluster = start_cluster(state, nodes=3)
     try:
-        cluster.timeout_job = cluster.sbatch("--time=1", "-w", "n3", "-J", "hpcaas-test-timeout",
-                                             "-o", state / "timeout-%j.out", "--wrap", "sleep 600")
+        cluster.timeout_job = cluster.sbatch(
+            "--time=1", "-w", "n3", "-J", "hpcaas-test-timeout", "-o", state / "timeout-%j.out", "--wrap", "sleep 600"
+        )
         yield cluster
     finally:
         proc = stop_cluster(state)

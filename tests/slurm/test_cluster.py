@@ -30,8 +30,16 @@ def test_nodes_idle_on_private_ports_and_paths(slurm_cluster: Cluster):
     assert config["MpiDefault"] == "none"
     assert "batch_sched_delay=0" in config["SchedulerParameters"]
     assert config["JobCompType"] == "jobcomp/filetxt"
-    for key in ("StateSaveLocation", "SlurmdSpoolDir", "SlurmctldPidFile", "SlurmdPidFile",
-                "SlurmctldLogFile", "SlurmdLogFile", "JobCompLoc", "TmpFS"):
+    for key in (
+        "StateSaveLocation",
+        "SlurmdSpoolDir",
+        "SlurmctldPidFile",
+        "SlurmdPidFile",
+        "SlurmctldLogFile",
+        "SlurmdLogFile",
+        "JobCompLoc",
+        "TmpFS",
+    ):
         assert config[key].startswith(str(c.state)), (key, config[key])
     assert f"socket={c.state}/munge/munge.socket.2" in config["AuthInfo"]
     ports = {int(p) for p in re.findall(r"Port=(\d+)", c.run("scontrol", "show", "node").stdout)}
@@ -39,8 +47,18 @@ def test_nodes_idle_on_private_ports_and_paths(slurm_cluster: Cluster):
 
 
 def test_emulated_nodes_get_their_own_core(slurm_cluster: Cluster):
-    out = slurm_cluster.run("srun", "-N", "2", "-n", "2", "-w", "n1,n2", "bash", "-c",
-                            'echo "$SLURMD_NODENAME $(sed -n "s/^Cpus_allowed_list:\\s*//p" /proc/self/status)"').stdout
+    out = slurm_cluster.run(
+        "srun",
+        "-N",
+        "2",
+        "-n",
+        "2",
+        "-w",
+        "n1,n2",
+        "bash",
+        "-c",
+        'echo "$SLURMD_NODENAME $(sed -n "s/^Cpus_allowed_list:\\s*//p" /proc/self/status)"',
+    ).stdout
     cpus = dict(line.split() for line in out.splitlines())
     assert set(cpus) == {"n1", "n2"}
     assert cpus["n1"] != cpus["n2"], out  # CpuSpecList leaves each node a different core

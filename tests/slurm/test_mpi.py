@@ -2,7 +2,6 @@
 one is caught by slurm/mpi-check.sh, including MPICH's silent N-singletons case."""
 
 import pytest
-
 from slurm_helpers import SLURM, Cluster
 
 
@@ -21,8 +20,10 @@ def test_right_pmi_gives_one_communicator_across_two_nodes(slurm_cluster: Cluste
     out = slurm_cluster.run(SLURM / "mpi-check.sh", mpi, "-N", "2", "-n", "2", "-w", "n1,n2").stdout
     assert "OK: one MPI_COMM_WORLD of 2 ranks" in out, out
     lines = sorted(line.split()[1:] for line in out.splitlines() if line.strip().startswith("mpi_hello"))
-    assert [(r, s, n) for r, s, _, _, n in lines] == [("rank=0", "size=2", "node=n1"),
-                                                      ("rank=1", "size=2", "node=n2")], out
+    assert [(r, s, n) for r, s, _, _, n in lines] == [
+        ("rank=0", "size=2", "node=n1"),
+        ("rank=1", "size=2", "node=n2"),
+    ], out
 
 
 def test_mpich_with_pmix_runs_singletons_and_is_flagged(slurm_cluster: Cluster):
@@ -35,6 +36,8 @@ def test_mpich_with_pmix_runs_singletons_and_is_flagged(slurm_cluster: Cluster):
 
 
 def test_openmpi_with_pmi2_fails(slurm_cluster: Cluster):
-    proc = slurm_cluster.run(SLURM / "mpi-check.sh", "openmpi", "pmi2", "-N", "2", "-n", "2", "-w", "n1,n2", check=False)
+    proc = slurm_cluster.run(
+        SLURM / "mpi-check.sh", "openmpi", "pmi2", "-N", "2", "-n", "2", "-w", "n1,n2", check=False
+    )
     assert proc.returncode == 1
     assert "FAIL: the MPI job did not run" in proc.stdout, proc.stdout

@@ -6,7 +6,6 @@ import csv
 import subprocess
 
 import yaml
-
 from slurm_helpers import ROOT, Cluster
 
 STUDY = "osu-latency-bandwidth"
@@ -21,21 +20,33 @@ def _name(spec):
 
 def _system_roles():
     """(compiler, mpi, fabric) of local-slurm, as make system wrote them."""
-    defs = {k: v for item in yaml.safe_load((SYSTEM / "spack/definitions.yaml").read_text())["definitions"]
-            for k, v in item.items()}
+    defs = {
+        k: v
+        for item in yaml.safe_load((SYSTEM / "spack/definitions.yaml").read_text())["definitions"]
+        for k, v in item.items()
+    }
     fabric = yaml.safe_load((SYSTEM / "ramble/variables.yaml").read_text())["variables"]["fabric"]
     return _name(defs["default_compiler"][0]), _name(defs["default_mpi"][0]), fabric
 
 
 def test_osu_small_preset_through_slurm(project, slurm_cluster: Cluster):
-    proc = subprocess.run(["make", "reproduce", f"STUDY={STUDY}", "SYSTEM=local-slurm", "SCALE=small"], cwd=ROOT,
-                          capture_output=True, text=True, timeout=1800, env=dict(slurm_cluster.env))
+    proc = subprocess.run(
+        ["make", "reproduce", f"STUDY={STUDY}", "SYSTEM=local-slurm", "SCALE=small"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=1800,
+        env=dict(slurm_cluster.env),
+    )
     assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
 
     compiler, mpi, fabric = _system_roles()
     rows = list(csv.DictReader((ROOT / "results" / STUDY / "results.csv").open()))
-    names = {f"osu-micro-benchmarks.{wl}.osu-{short}-local-slurm-{compiler}-{mpi}-{fabric}-2nodes.{i}"
-             for wl, short in (("osu_latency", "latency"), ("osu_bw", "bw")) for i in range(1, 11)}
+    names = {
+        f"osu-micro-benchmarks.{wl}.osu-{short}-local-slurm-{compiler}-{mpi}-{fabric}-2nodes.{i}"
+        for wl, short in (("osu_latency", "latency"), ("osu_bw", "bw"))
+        for i in range(1, 11)
+    }
     assert {r["experiment"] for r in rows} == names
     assert {r["status"] for r in rows} == {"SUCCESS"}
     assert {(r["nodes"], r["ranks"], r["fabric"]) for r in rows} == {("2", "2", fabric)}
@@ -44,8 +55,13 @@ def test_osu_small_preset_through_slurm(project, slurm_cluster: Cluster):
         assert len(largest) == 10 and {r["unit"] for r in largest} == {unit}
         assert all(float(r["value"]) > 0 for r in largest)
 
-    script = (ROOT / "ramble-workspaces" / STUDY / "experiments/osu-micro-benchmarks/osu_latency"
-              / f"osu-latency-local-slurm-{compiler}-{mpi}-{fabric}-2nodes.3/execute_experiment").read_text()
+    script = (
+        ROOT
+        / "ramble-workspaces"
+        / STUDY
+        / "experiments/osu-micro-benchmarks/osu_latency"
+        / f"osu-latency-local-slurm-{compiler}-{mpi}-{fabric}-2nodes.3/execute_experiment"
+    ).read_text()
     assert "#SBATCH --nodes=2" in script and "#SBATCH --ntasks=2" in script
 
     report = (ROOT / "results" / STUDY / "report.md").read_text()

@@ -12,31 +12,45 @@ STUDY = "openfoam-binding-distribution"
 RUNS = ROOT / "ramble-workspaces" / STUDY / "experiments/openfoam/motorbike"
 # The small preset: binding {none, cores} at Slurm's default distribution, then auto binding
 # (--cpu-bind=verbose) x --distribution {block, cyclic}:{block, cyclic}, 2 ranks on 2 nodes.
-CELLS = {("none", "*:*"), ("cores", "*:*")} | {("auto", f"{n}:{s}") for n in ("block", "cyclic")
-                                                for s in ("block", "cyclic")}
-NAMES = ({f"motorbike-local-slurm-bind-{b}-dist-default-2nodes-1x1" for b in ("none", "cores")}
-         | {f"motorbike-local-slurm-bind-verbose-dist-{n}-{s}-2nodes-1x1" for n in ("block", "cyclic")
-            for s in ("block", "cyclic")})
+CELLS = {("none", "*:*"), ("cores", "*:*")} | {
+    ("auto", f"{n}:{s}") for n in ("block", "cyclic") for s in ("block", "cyclic")
+}
+NAMES = {f"motorbike-local-slurm-bind-{b}-dist-default-2nodes-1x1" for b in ("none", "cores")} | {
+    f"motorbike-local-slurm-bind-verbose-dist-{n}-{s}-2nodes-1x1"
+    for n in ("block", "cyclic")
+    for s in ("block", "cyclic")
+}
 
 
 def test_binding_distribution_study_through_slurm(project, slurm_cluster: Cluster):
     env = {k: v for k, v in slurm_cluster.env.items()}
-    proc = subprocess.run(["make", "reproduce", f"STUDY={STUDY}", "SYSTEM=local-slurm", "SCALE=small"], cwd=ROOT,
-                          capture_output=True, text=True, timeout=3600, env=env)
+    proc = subprocess.run(
+        ["make", "reproduce", f"STUDY={STUDY}", "SYSTEM=local-slurm", "SCALE=small"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=3600,
+        env=env,
+    )
     assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
 
     rows = list(csv.DictReader((ROOT / "results" / STUDY / "results.csv").open()))
     assert {r["experiment"] for r in rows} == {f"openfoam.motorbike.{n}" for n in NAMES}
     assert {r["status"] for r in rows} == {"SUCCESS"}
-    solver = {(r["binding"], r["distribution"]): float(r["value"]) for r in rows
-              if r["metric"] == "Execution time" and r["context"] == "simpleFoam"}
+    solver = {
+        (r["binding"], r["distribution"]): float(r["value"])
+        for r in rows
+        if r["metric"] == "Execution time" and r["context"] == "simpleFoam"
+    }
     assert set(solver) == CELLS
     assert all(v > 0 for v in solver.values())
 
     script = (RUNS / "motorbike-local-slurm-bind-verbose-dist-cyclic-cyclic-2nodes-1x1/execute_experiment").read_text()
     assert "#SBATCH --nodes=2" in script and "#SBATCH --ntasks=2" in script
-    assert ("env OMPI_MCA_pml=ob1 OMPI_MCA_btl=self,tcp OMPI_MCA_btl_tcp_if_include=lo "
-            "srun --mpi=pmix -N 2 -n 2 -c 1 --cpu-bind=verbose --distribution='cyclic:cyclic' simpleFoam -parallel") in script
+    assert (
+        "env OMPI_MCA_pml=ob1 OMPI_MCA_btl=self,tcp OMPI_MCA_btl_tcp_if_include=lo "
+        "srun --mpi=pmix -N 2 -n 2 -c 1 --cpu-bind=verbose --distribution='cyclic:cyclic' simpleFoam -parallel"
+    ) in script
 
     # Every experiment was a Slurm job that completed, with its wait and run time recorded.
     jobs_csv = sorted((ROOT / "results" / STUDY).glob("jobs-*.csv"))[-1]

@@ -6,21 +6,32 @@ baseline is ever written from a failed run."""
 import subprocess
 
 import pytest
-
 from slurm_helpers import ROOT, Cluster
 
 REPORT = ROOT / "results/validate/report.md"
 
 
 def make(cluster, *args):
-    return subprocess.run(["make", "-s", *args, "SYSTEM=local-slurm"], cwd=ROOT, capture_output=True, text=True,
-                          timeout=1200, env=dict(cluster.env))
+    return subprocess.run(
+        ["make", "-s", *args, "SYSTEM=local-slurm"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=1200,
+        env=dict(cluster.env),
+    )
 
 
 def validate(cluster, baseline, fault):
     """scripts/validate.sh itself (make turns any failure into its own status 2)."""
-    return subprocess.run(["scripts/validate.sh", "local-slurm", str(baseline)], cwd=ROOT, capture_output=True,
-                          text=True, timeout=1200, env={**cluster.env, "HPCAAS_SET": fault})
+    return subprocess.run(
+        ["scripts/validate.sh", "local-slurm", str(baseline)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=1200,
+        env={**cluster.env, "HPCAAS_SET": fault},
+    )
 
 
 @pytest.fixture(scope="module")

@@ -7,7 +7,6 @@ import csv
 import subprocess
 
 import pytest
-
 from slurm_helpers import ROOT, Cluster
 
 STUDY = "fault-injection"
@@ -25,8 +24,14 @@ FAULTS = {
 
 @pytest.fixture(scope="module")
 def fault_run(project, slurm_cluster: Cluster):
-    proc = subprocess.run(["scripts/run-study.sh", STUDY, "local-slurm"], cwd=ROOT, capture_output=True,
-                          text=True, timeout=900, env=dict(slurm_cluster.env))
+    proc = subprocess.run(
+        ["scripts/run-study.sh", STUDY, "local-slurm"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=900,
+        env=dict(slurm_cluster.env),
+    )
     rows = list(csv.DictReader((ROOT / "results" / STUDY / "results.csv").open()))
     return proc, rows
 
@@ -59,8 +64,20 @@ def test_the_control_run_succeeds_with_every_fom(fault_run):
 
 def test_failed_experiments_are_left_out_of_every_metric(fault_run):
     """`best` per experiment: a failed experiment is counted as failed and given no value."""
-    out = subprocess.run([str(ROOT / ".venv/bin/hpcaas-analyze"), "best", str(ROOT / "results" / STUDY / "results.csv"),
-                          "--metric", "HPL_Tflops", "--by", "experiment"], cwd=ROOT, capture_output=True, text=True)
+    out = subprocess.run(
+        [
+            str(ROOT / ".venv/bin/hpcaas-analyze"),
+            "best",
+            str(ROOT / "results" / STUDY / "results.csv"),
+            "--metric",
+            "HPL_Tflops",
+            "--by",
+            "experiment",
+        ],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+    )
     assert out.returncode == 0, out.stderr
     best = {r["experiment"]: r for r in csv.DictReader(out.stdout.splitlines())}
     assert float(best["hpcc.sized.fault-none-1ranks"]["value"]) > 0

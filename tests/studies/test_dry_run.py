@@ -17,15 +17,18 @@ from pathlib import Path
 
 import pytest
 import yaml
+from testkit import ROOT, run
 
 from hpcaas import dryrun, fidelity, studies
-from testkit import ROOT, run
 
 EXPECTED = {p.stem: yaml.safe_load(p.read_text()) for p in sorted((ROOT / "tests/studies").glob("*.yaml"))}
 CASES = [(study, system) for study, systems in EXPECTED.items() for system in systems]
 # The paper studies: those naming the paper's system(s).
-PAPER_STUDIES = sorted(p.parent.name for p in (ROOT / "ramble-workspaces").glob("*/study.yaml")
-                       if "paper_system" in yaml.safe_load(p.read_text()))
+PAPER_STUDIES = sorted(
+    p.parent.name
+    for p in (ROOT / "ramble-workspaces").glob("*/study.yaml")
+    if "paper_system" in yaml.safe_load(p.read_text())
+)
 
 
 def dry_run(study, system, scale="paper"):

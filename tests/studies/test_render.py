@@ -14,22 +14,44 @@ from hpcaas.paths import CONFIGS, WORKSPACES
 
 PAPER_SYSTEM = "hpe-devcloud-milan-slingshot"
 STUDY = {
-    "question": "q", "paper": "p", "paper_system": PAPER_SYSTEM,
-    "software": {"sweep": ["mpi"], "paper": {PAPER_SYSTEM: {
-        "compiler": "cce@15.0.1", "mpi": ["cray-mpich@8.1.25", "openmpi@4.1.4"],
-        "applications": {"hpl": {"compiler": "gcc@12.2.0"}}}}},
-    "scales": {"paper": {"variables": {"n_nodes": ["1", "2", "4"]}},
-               "small": {"variables": {"n_nodes": ["1", "2"], "hpl_n": "2000"}}},
+    "question": "q",
+    "paper": "p",
+    "paper_system": PAPER_SYSTEM,
+    "software": {
+        "sweep": ["mpi"],
+        "paper": {
+            PAPER_SYSTEM: {
+                "compiler": "cce@15.0.1",
+                "mpi": ["cray-mpich@8.1.25", "openmpi@4.1.4"],
+                "applications": {"hpl": {"compiler": "gcc@12.2.0"}},
+            }
+        },
+    },
+    "scales": {
+        "paper": {"variables": {"n_nodes": ["1", "2", "4"]}},
+        "small": {"variables": {"n_nodes": ["1", "2"], "hpl_n": "2000"}},
+    },
     "ramble": {
         "variables": {"hpl_n": "40000"},
         "applications": {
-            "hpl": {"workloads": {"standard": {"experiments": {"hpl-{compiler}-{mpi}-{n_nodes}": {
-                "variables": {"mpi": ["x"], "n_nodes": ["8"], "env_name": "hpl-{mpi}"},
-                "matrix": ["mpi", "n_nodes"]}}}}},
+            "hpl": {
+                "workloads": {
+                    "standard": {
+                        "experiments": {
+                            "hpl-{compiler}-{mpi}-{n_nodes}": {
+                                "variables": {"mpi": ["x"], "n_nodes": ["8"], "env_name": "hpl-{mpi}"},
+                                "matrix": ["mpi", "n_nodes"],
+                            }
+                        }
+                    }
+                }
+            },
             "hpcc": {"workloads": {"sized": {"experiments": {"hpcc-{compiler}": {"variables": {"n_ranks": "2"}}}}}},
         },
-        "software": {"packages": {"hpl-{mpi}": {"pkg_spec": "hpl@2.3 %{compiler_spec} ^{mpi_spec}"}},
-                     "environments": {"hpl-{mpi}": {"packages": ["hpl-{mpi}"]}}},
+        "software": {
+            "packages": {"hpl-{mpi}": {"pkg_spec": "hpl@2.3 %{compiler_spec} ^{mpi_spec}"}},
+            "environments": {"hpl-{mpi}": {"packages": ["hpl-{mpi}"]}},
+        },
     },
 }
 
@@ -69,8 +91,11 @@ def test_paper_system_gets_the_papers_software_and_scale(study):
 def test_any_other_system_gets_its_own_software_in_the_same_roles(study):
     doc = render.workspace_config(study, "local", "small")["ramble.yaml"]
     variables = doc["ramble"]["variables"]
-    definitions = {k: v for d in yaml.safe_load((CONFIGS / "local/spack/definitions.yaml").read_text())
-                   ["definitions"] for k, v in d.items()}
+    definitions = {
+        k: v
+        for d in yaml.safe_load((CONFIGS / "local/spack/definitions.yaml").read_text())["definitions"]
+        for k, v in d.items()
+    }
     mpis = [m.lstrip("^") for m in definitions["mpis"]]
     default = definitions["default_mpi"][0].lstrip("^")
     hpl = experiment(doc, "hpl")["variables"]
@@ -92,8 +117,10 @@ def test_a_system_without_definitions_gives_its_compilers_and_mpi_providers(stud
 
 
 def test_the_job_script_is_the_schedulers(study):
-    assert render.workspace_config(study, PAPER_SYSTEM)["execute_experiment.tpl"] == \
-        (CONFIGS / "schedulers/slurm.tpl").read_text()
+    assert (
+        render.workspace_config(study, PAPER_SYSTEM)["execute_experiment.tpl"]
+        == (CONFIGS / "schedulers/slurm.tpl").read_text()
+    )
 
 
 def test_a_scale_the_study_lacks_is_named(study):

@@ -25,19 +25,39 @@ BASE = "aws-hpc7a-efa"  # the valid file the broken copies are made from (a clou
 
 
 def cli(*args, configs=CONFIGS):
-    return subprocess.run([sys.executable, "-m", "hpcaas", "systems", "--configs", str(configs), *args],
-                          cwd=ROOT, capture_output=True, text=True)
+    return subprocess.run(
+        [sys.executable, "-m", "hpcaas", "systems", "--configs", str(configs), *args],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+    )
 
 
 def test_the_studies_systems_are_all_there():
     expected = {
-        "hpe-devcloud-genoa-slingshot", "hpe-devcloud-spr-slingshot", "hpe-devcloud-milan-slingshot",
-        "hpe-apollo2000-milan-hdr200", "nci-raijin-sandybridge-fdr", "nci-openstack-sandybridge-56gbe",
-        "undisclosed-openstack-opteron-10gbe", "hpcac-dell-m610-westmere-qdr", "desmos-angara-haswell-gtx1070",
-        "msu-lomonosov2-haswell-fdr", "hpe-apollo70-thunderx2-edr", "sgi-icexa-broadwell-fdr",
-        "cray-xc30-ivybridge-aries", "dell-emc-skylake-opa", "aws-hpc7a-efa", "aws-hpc6a-efa", "aws-hpc7g-efa",
-        "azure-hbv4-ndr", "azure-hbv3-hdr", "gcp-h3-sapphirerapids", "gcp-c3d-genoa",
-        "oci-bm-e4-128-milan", "oci-bm-standard3-64-icelake",
+        "hpe-devcloud-genoa-slingshot",
+        "hpe-devcloud-spr-slingshot",
+        "hpe-devcloud-milan-slingshot",
+        "hpe-apollo2000-milan-hdr200",
+        "nci-raijin-sandybridge-fdr",
+        "nci-openstack-sandybridge-56gbe",
+        "undisclosed-openstack-opteron-10gbe",
+        "hpcac-dell-m610-westmere-qdr",
+        "desmos-angara-haswell-gtx1070",
+        "msu-lomonosov2-haswell-fdr",
+        "hpe-apollo70-thunderx2-edr",
+        "sgi-icexa-broadwell-fdr",
+        "cray-xc30-ivybridge-aries",
+        "dell-emc-skylake-opa",
+        "aws-hpc7a-efa",
+        "aws-hpc6a-efa",
+        "aws-hpc7g-efa",
+        "azure-hbv4-ndr",
+        "azure-hbv3-hdr",
+        "gcp-h3-sapphirerapids",
+        "gcp-c3d-genoa",
+        "oci-bm-e4-128-milan",
+        "oci-bm-standard3-64-icelake",
     }
     assert expected <= set(SYSTEMS)
 
@@ -56,17 +76,33 @@ def test_schema_target_list_is_the_archspec_data_file():
     enum = schema["$defs"]["target_fact"]["properties"]["value"]["enum"]
     targets = json.loads(systems.TARGETS_FILE.read_text())["targets"]
     assert sorted(enum) == sorted(targets)
-    for name in ("zen4", "zen3", "zen2", "sapphirerapids", "icelake", "skylake_avx512", "broadwell", "haswell",
-                 "ivybridge", "sandybridge", "westmere", "piledriver", "thunderx2", "neoverse_v1"):
+    for name in (
+        "zen4",
+        "zen3",
+        "zen2",
+        "sapphirerapids",
+        "icelake",
+        "skylake_avx512",
+        "broadwell",
+        "haswell",
+        "ivybridge",
+        "sandybridge",
+        "westmere",
+        "piledriver",
+        "thunderx2",
+        "neoverse_v1",
+    ):
         assert name in targets
 
 
 # --------------------------------------------------------------------------- broken copies
 
+
 def _sub(old, new):
     def mutate(text):
         assert old in text, old
         return text.replace(old, new, 1)
+
     return mutate
 
 
@@ -85,27 +121,48 @@ BROKEN = [  # (case, mutation of the valid system.yaml, key the one-line error m
     ("lower-case-currency", _sub("currency: USD", "currency: usd"), "price_per_node_hour.currency"),
     ("unparseable-date", _sub("date: 2026-11-22", "date: 22/11/2026"), "price_per_node_hour.date"),
     ("future-date", _sub("date: 2026-11-22", "date: 2099-01-01"), "price_per_node_hour.date"),
-    ("cloud-without-price", lambda t: t[:t.index("price_per_node_hour:")], "price_per_node_hour"),
+    ("cloud-without-price", lambda t: t[: t.index("price_per_node_hour:")], "price_per_node_hour"),
     ("unknown-key", lambda t: t + "socket_count: {value: 2, source: aws-hpc}\n", "socket_count"),
-    ("undefined-source", _sub("sockets: {value: 2, source: zama-hpc7a", "sockets: {value: 2, source: nowhere"),
-     "sockets.source"),
-    ("fact-without-source", _sub("threads_per_core: {value: 1, source: aws-hpc}", "threads_per_core: {value: 1}"),
-     "threads_per_core.source"),
+    (
+        "undefined-source",
+        _sub("sockets: {value: 2, source: zama-hpc7a", "sockets: {value: 2, source: nowhere"),
+        "sockets.source",
+    ),
+    (
+        "fact-without-source",
+        _sub("threads_per_core: {value: 1, source: aws-hpc}", "threads_per_core: {value: 1}"),
+        "threads_per_core.source",
+    ),
     ("bare-value", _sub("threads_per_core: {value: 1, source: aws-hpc}", "threads_per_core: 1"), "threads_per_core"),
-    ("flops-beyond-vector-width", _sub("dp_flops_per_cycle: {value: 16,", "dp_flops_per_cycle: {value: 64,"),
-     "dp_flops_per_cycle"),
-    ("vector-width-not-64-multiple", _sub("vector_width_bits: {value: 512,", "vector_width_bits: {value: 500,"),
-     "vector_width_bits"),
+    (
+        "flops-beyond-vector-width",
+        _sub("dp_flops_per_cycle: {value: 16,", "dp_flops_per_cycle: {value: 64,"),
+        "dp_flops_per_cycle",
+    ),
+    (
+        "vector-width-not-64-multiple",
+        _sub("vector_width_bits: {value: 512,", "vector_width_bits: {value: 500,"),
+        "vector_width_bits",
+    ),
     ("clock-in-mhz", _sub("base_clock_ghz: {value: 2.6,", "base_clock_ghz: {value: 2600,"), "base_clock_ghz"),
     ("unknown-kind", _sub("kind: cloud", "kind: public"), "kind"),
     ("unknown-scheduler", _sub("scheduler: {value: slurm,", "scheduler: {value: sge,"), "scheduler"),
     ("unknown-interconnect", _sub("kind: {value: efa,", "kind: {value: myrinet,"), "interconnect.kind"),
-    ("text-for-number", _sub("memory_per_node_gib: {value: 768,", "memory_per_node_gib: {value: lots,"),
-     "memory_per_node_gib"),
+    (
+        "text-for-number",
+        _sub("memory_per_node_gib: {value: 768,", "memory_per_node_gib: {value: lots,"),
+        "memory_per_node_gib",
+    ),
     ("verified-not-boolean", _sub("verified: false,\n", "verified: maybe,\n"), "price_per_node_hour.verified"),
-    ("gpu-dp-above-sp", _sub("gpus: []", "gpus:\n- {model: {value: X, source: aws-hpc}, count: {value: 1, source: aws-hpc},"
-                                         " dp_gflops: {value: 10, source: aws-hpc}, sp_gflops: {value: 5, source: aws-hpc}}"),
-     "gpus.0.dp_gflops"),
+    (
+        "gpu-dp-above-sp",
+        _sub(
+            "gpus: []",
+            "gpus:\n- {model: {value: X, source: aws-hpc}, count: {value: 1, source: aws-hpc},"
+            " dp_gflops: {value: 10, source: aws-hpc}, sp_gflops: {value: 5, source: aws-hpc}}",
+        ),
+        "gpus.0.dp_gflops",
+    ),
     ("yaml-syntax", _sub("sockets: {value: 2,", "sockets: {value: 2,,"), "line "),
     ("empty-file", lambda t: "", "(top level)"),
     ("list-not-mapping", lambda t: "- sockets\n- cores\n", "(top level)"),
@@ -140,6 +197,7 @@ def test_folder_name_must_match(tmp_path):
 
 # --------------------------------------------------------------------------- the files around system.yaml
 
+
 def _copy(tmp_path, name=BASE):
     shutil.copytree(CONFIGS / name, tmp_path / name)
     return tmp_path / name
@@ -151,21 +209,41 @@ def _edit_yaml(file, change):
     file.write_text(yaml.safe_dump(doc, sort_keys=False))
 
 
-@pytest.mark.parametrize("rel,change,key", [
-    # What system.yaml or fabrics.yaml determine is derived, never written again by hand.
-    ("ramble/variables.yaml", lambda d: d["variables"].update(fabric_env_efa="FI_PROVIDER=verbs"),
-     "variables.fabric_env_efa"),
-    ("ramble/variables.yaml", lambda d: d["variables"].update(processes_per_node="96"), "variables.processes_per_node"),
-    ("ramble/variables.yaml", lambda d: d["variables"].update(batch_submit="qsub {execute_experiment}"),
-     "variables.batch_submit"),
-    ("ramble/variables.yaml", lambda d: d["variables"].update(target="zen4"), "variables.target"),
-    ("ramble/variables.yaml", lambda d: d["variables"].update(fabric="ib"), "variables.fabric"),
-    ("ramble/variables.yaml", lambda d: d["variables"].pop("launcher"), "variables.launcher"),
-    ("ramble/variables.yaml", lambda d: d["variables"].update(launcher="mpiexec"), "variables.launcher"),
-    ("ramble/fabrics.yaml", lambda d: d["fabrics"].update({"efa-rdma": {"FI_PROVIDER": "efa"}}), "fabrics.efa-rdma"),
-    ("spack/compilers.yaml", lambda d: d["compilers"][0]["compiler"].update(target="aarch64"),
-     "compilers.0.compiler.target"),
-])
+@pytest.mark.parametrize(
+    "rel,change,key",
+    [
+        # What system.yaml or fabrics.yaml determine is derived, never written again by hand.
+        (
+            "ramble/variables.yaml",
+            lambda d: d["variables"].update(fabric_env_efa="FI_PROVIDER=verbs"),
+            "variables.fabric_env_efa",
+        ),
+        (
+            "ramble/variables.yaml",
+            lambda d: d["variables"].update(processes_per_node="96"),
+            "variables.processes_per_node",
+        ),
+        (
+            "ramble/variables.yaml",
+            lambda d: d["variables"].update(batch_submit="qsub {execute_experiment}"),
+            "variables.batch_submit",
+        ),
+        ("ramble/variables.yaml", lambda d: d["variables"].update(target="zen4"), "variables.target"),
+        ("ramble/variables.yaml", lambda d: d["variables"].update(fabric="ib"), "variables.fabric"),
+        ("ramble/variables.yaml", lambda d: d["variables"].pop("launcher"), "variables.launcher"),
+        ("ramble/variables.yaml", lambda d: d["variables"].update(launcher="mpiexec"), "variables.launcher"),
+        (
+            "ramble/fabrics.yaml",
+            lambda d: d["fabrics"].update({"efa-rdma": {"FI_PROVIDER": "efa"}}),
+            "fabrics.efa-rdma",
+        ),
+        (
+            "spack/compilers.yaml",
+            lambda d: d["compilers"][0]["compiler"].update(target="aarch64"),
+            "compilers.0.compiler.target",
+        ),
+    ],
+)
 def test_folder_checks(tmp_path, rel, change, key):
     folder = _copy(tmp_path)
     _edit_yaml(folder / rel, change)
@@ -188,8 +266,14 @@ def test_derived_variables_follow_the_facts(name):
         assert variables[f"fabric_env_{fabric}"] == " ".join(f"{k}={shlex.quote(str(v))}" for k, v in env.items())
     scheduler = systems.value(doc, "scheduler") or "local"
     assert conf["template"] == (CONFIGS / "schedulers" / f"{scheduler}.tpl").read_text()
-    assert variables["batch_submit"] == {"slurm": "sbatch {execute_experiment}", "pbs": "qsub {execute_experiment}",
-                                         "local": "{execute_experiment}"}[scheduler]
+    assert (
+        variables["batch_submit"]
+        == {
+            "slurm": "sbatch {execute_experiment}",
+            "pbs": "qsub {execute_experiment}",
+            "local": "{execute_experiment}",
+        }[scheduler]
+    )
 
 
 def test_each_scheduler_template_is_a_job_script_of_its_scheduler():
@@ -214,26 +298,36 @@ def test_a_folder_without_system_yaml_is_an_error(tmp_path):
 
 # --------------------------------------------------------------------------- R_peak and prices
 
-PASC19 = {"HPE Apollo 70": "hpe-apollo70-thunderx2-edr", "SGI ICE XA": "sgi-icexa-broadwell-fdr",
-          "Cray XC30": "cray-xc30-ivybridge-aries", "Dell EMC": "dell-emc-skylake-opa"}
+PASC19 = {
+    "HPE Apollo 70": "hpe-apollo70-thunderx2-edr",
+    "SGI ICE XA": "sgi-icexa-broadwell-fdr",
+    "Cray XC30": "cray-xc30-ivybridge-aries",
+    "Dell EMC": "dell-emc-skylake-opa",
+}
 
 
 def test_rpeak_matches_pasc19_table1():
-    rows = [r for r in csv.DictReader((REFERENCE / "arm-tx2-pasc19_table1_node_specs.csv").open())
-            if r["metric"] == "max_node_dp_gflops"]
+    rows = [
+        r
+        for r in csv.DictReader((REFERENCE / "arm-tx2-pasc19_table1_node_specs.csv").open())
+        if r["metric"] == "max_node_dp_gflops"
+    ]
     assert len(rows) == 4
     for row in rows:
         s = systems.load_system(CONFIGS / PASC19[row["system"]])
         assert systems.rpeak_per_node_gflops(s) == pytest.approx(float(row["value"]), rel=1e-12), row["system"]
 
 
-@pytest.mark.parametrize("name,cpu,gpu_dp,gpu_sp", [
-    ("hpe-apollo70-thunderx2-edr", 2 * 32 * 2.2 * 8, 0, 0),           # 1126.4
-    ("hpe-devcloud-genoa-slingshot", 2 * 96 * 2.4 * 16, 0, 0),        # 7372.8
-    ("nci-raijin-sandybridge-fdr", 2 * 8 * 2.6 * 8, 0, 0),            # 332.8
-    ("desmos-angara-haswell-gtx1070", 6 * 3.5 * 16, 180.7, 5783.0),    # CPU 336 + GTX 1070 at its base clock
-    ("msu-lomonosov2-haswell-fdr", 14 * 2.6 * 16, 1430, 4290),         # CPU 582.4 + K40M
-])
+@pytest.mark.parametrize(
+    "name,cpu,gpu_dp,gpu_sp",
+    [
+        ("hpe-apollo70-thunderx2-edr", 2 * 32 * 2.2 * 8, 0, 0),  # 1126.4
+        ("hpe-devcloud-genoa-slingshot", 2 * 96 * 2.4 * 16, 0, 0),  # 7372.8
+        ("nci-raijin-sandybridge-fdr", 2 * 8 * 2.6 * 8, 0, 0),  # 332.8
+        ("desmos-angara-haswell-gtx1070", 6 * 3.5 * 16, 180.7, 5783.0),  # CPU 336 + GTX 1070 at its base clock
+        ("msu-lomonosov2-haswell-fdr", 14 * 2.6 * 16, 1430, 4290),  # CPU 582.4 + K40M
+    ],
+)
 def test_rpeak_formula(name, cpu, gpu_dp, gpu_sp):
     s = systems.load_system(CONFIGS / name)
     assert systems.rpeak_per_node_gflops(s) == pytest.approx(cpu + gpu_dp, rel=1e-12)
@@ -270,6 +364,7 @@ def test_every_cloud_has_a_dated_price_and_on_premises_has_none():
 
 # --------------------------------------------------------------------------- the table
 
+
 def test_table_lists_every_system(tmp_path):
     for name in SYSTEMS:
         shutil.copytree(CONFIGS / name, tmp_path / name)
@@ -277,9 +372,16 @@ def test_table_lists_every_system(tmp_path):
     proc = cli("table", configs=tmp_path)
     assert proc.returncode == 0, proc.stderr
     lines = proc.stdout.splitlines()
-    assert lines[0].split() == ["system", "cores/node", "target", "network", "R_peak", "GFLOP/s/node",
-                                "price/node-hour"]
-    rows = {line.split()[0]: line for line in lines[2:2 + len(SYSTEMS)]}
+    assert lines[0].split() == [
+        "system",
+        "cores/node",
+        "target",
+        "network",
+        "R_peak",
+        "GFLOP/s/node",
+        "price/node-hour",
+    ]
+    rows = {line.split()[0]: line for line in lines[2 : 2 + len(SYSTEMS)]}
     assert sorted(rows) == SYSTEMS
     assert re.search(r"\b64\s+thunderx2\s+IB EDR 100 Gb/s\s+1126\.4\s+-$", rows["hpe-apollo70-thunderx2-edr"])
     assert re.search(r"\b128\s+zen3\s+.*5222\.4\s+6\.272 USD \(2023\)$", rows["oci-bm-e4-128-milan"])

@@ -6,10 +6,10 @@ import re
 
 import pytest
 import yaml
+from test_systems import CONFIGS, SYSTEMS
+from testkit import run
 
 from hpcaas.systems import ramble_config
-from testkit import run
-from test_systems import CONFIGS, SYSTEMS
 
 SPACK_CHECK = """
 import sys
@@ -47,7 +47,7 @@ def test_ramble_accepts_every_variables_file(project, tmp_path):
 def launcher_program(variables, launcher):
     """The program a launcher runs, through aliases such as launcher_mpt_other_node: '{launcher_mpt}'."""
     word = variables[f"launcher_{launcher}"].split()[0]
-    while (alias := re.fullmatch(r"\{(\w+)\}", word)):
+    while alias := re.fullmatch(r"\{(\w+)\}", word):
         word = variables[alias.group(1)].split()[0]
     return word
 
@@ -58,24 +58,42 @@ def test_ramble_renders_each_launcher_and_fabric(project, tmp_path, name):
     variables = conf["variables"]
     fabrics = yaml.safe_load((CONFIGS / name / "ramble/fabrics.yaml").read_text())["fabrics"]
     # launcher_for_<mpi> names an MPI's launcher; it is not a launcher command itself.
-    launchers = [k[len("launcher_"):] for k in variables
-                 if k.startswith("launcher_") and not k.startswith("launcher_for_")]
+    launchers = [
+        k[len("launcher_") :] for k in variables if k.startswith("launcher_") and not k.startswith("launcher_for_")
+    ]
     ws = tmp_path / "ws"
     (ws / "configs").mkdir(parents=True)
     (ws / "configs/execute_experiment.tpl").write_text(conf["template"])
-    (ws / "configs/ramble.yaml").write_text(yaml.safe_dump({"ramble": {
-        "variables": {**variables, "n_nodes": "2"},
-        "applications": {"hostname": {"workloads": {"parallel": {"experiments": {
-            "h-{launcher}-{fabric}": {"variables": {"launcher": launchers, "fabric": list(fabrics)},
-                                      "matrix": ["launcher", "fabric"]}}}}}},
-        "software": {"packages": {}, "environments": {}},
-    }}))
+    (ws / "configs/ramble.yaml").write_text(
+        yaml.safe_dump(
+            {
+                "ramble": {
+                    "variables": {**variables, "n_nodes": "2"},
+                    "applications": {
+                        "hostname": {
+                            "workloads": {
+                                "parallel": {
+                                    "experiments": {
+                                        "h-{launcher}-{fabric}": {
+                                            "variables": {"launcher": launchers, "fabric": list(fabrics)},
+                                            "matrix": ["launcher", "fabric"],
+                                        }
+                                    }
+                                }
+                            }
+                        }
+                    },
+                    "software": {"packages": {}, "environments": {}},
+                }
+            }
+        )
+    )
     run(f"ramble -D {ws} workspace setup --dry-run")
     for launcher in launchers:
         for fabric, env in fabrics.items():
             script = (ws / f"experiments/hostname/parallel/h-{launcher}-{fabric}/execute_experiment").read_text()
             assert not re.search(r"\{[a-z_]+\}", script), f"unexpanded variable in\n{script}"
-            command = next(l for l in script.splitlines() if " hostname >> " in l)
+            command = next(line for line in script.splitlines() if " hostname >> " in line)
             assert command.startswith("env "), command
             for var in env:
                 assert f" {var}=" in f" {command}", command

@@ -6,7 +6,6 @@ are covered in tests/systems, tests/reproduce and tests/analysis."""
 import subprocess
 
 import pytest
-
 from testkit import ROOT
 
 GOOD = (ROOT / "tests/validate/data/baseline-local-slurm.csv").read_text()
@@ -22,15 +21,30 @@ CASES = {
     "SET with a colon": (["local-slurm", "BASE"], "cpu_bind=map_cpu:0", GOOD, "is not name=value"),
     "missing baseline file": (["local-slurm", "MISSING"], "", None, "BASELINE: no such file"),
     "empty baseline": (["local-slurm", "BASE"], "", "", "the file is empty"),
-    "baseline without a value column": (["local-slurm", "BASE"], "",
-                                        GOOD.replace(HEADER, HEADER.replace(",value,", ",val,")), "value"),
-    "baseline lacking a gated FOM": (["local-slurm", "BASE"], "",
-                                     "\n".join(l for l in GOOD.splitlines() if "HPL_Tflops" not in l) + "\n",
-                                     "'HPL_Tflops' is not in the baseline"),
-    "baseline with a word for a number": (["local-slurm", "BASE"], "",
-                                          GOOD.replace(",HPL_Tflops,0.", ",HPL_Tflops,fast0.", 1), "value"),
-    "baseline with a ragged row": (["local-slurm", "BASE"], "", GOOD + "x,y" + ",z" * 30 + "\n",
-                                   "as many fields as the header"),
+    "baseline without a value column": (
+        ["local-slurm", "BASE"],
+        "",
+        GOOD.replace(HEADER, HEADER.replace(",value,", ",val,")),
+        "value",
+    ),
+    "baseline lacking a gated FOM": (
+        ["local-slurm", "BASE"],
+        "",
+        "\n".join(line for line in GOOD.splitlines() if "HPL_Tflops" not in line) + "\n",
+        "'HPL_Tflops' is not in the baseline",
+    ),
+    "baseline with a word for a number": (
+        ["local-slurm", "BASE"],
+        "",
+        GOOD.replace(",HPL_Tflops,0.", ",HPL_Tflops,fast0.", 1),
+        "value",
+    ),
+    "baseline with a ragged row": (
+        ["local-slurm", "BASE"],
+        "",
+        GOOD + "x,y" + ",z" * 30 + "\n",
+        "as many fields as the header",
+    ),
     "baseline that is not a CSV": (["local-slurm", "BASE"], "", "\x00\x01binary\n", "metric"),
 }
 
@@ -44,8 +58,14 @@ def test_bad_input_stops_before_running(case, tmp_path):
     argv = [str(base) if a == "BASE" else str(tmp_path / "missing.csv") if a == "MISSING" else a for a in argv]
     results = ROOT / "results/validate/results.csv"
     before = results.stat().st_mtime_ns if results.exists() else None
-    proc = subprocess.run([str(ROOT / "scripts/validate.sh"), *argv], cwd=ROOT, capture_output=True, text=True,
-                          timeout=120, env={"PATH": "/usr/bin:/bin", "HOME": str(tmp_path), "HPCAAS_SET": fault})
+    proc = subprocess.run(
+        [str(ROOT / "scripts/validate.sh"), *argv],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={"PATH": "/usr/bin:/bin", "HOME": str(tmp_path), "HPCAAS_SET": fault},
+    )
     assert proc.returncode == 2, (proc.stdout, proc.stderr)
     lines = proc.stderr.strip().splitlines()
     assert len(lines) == 1 and "Traceback" not in proc.stderr, proc.stderr

@@ -18,8 +18,7 @@ ROUTINE_TOTAL = r"^\|\s+Total\s+(?P<sec>[0-9]+\.[0-9]+)\s*$"
 AVERAGE = r"^\|\s+Average timings for (?P<steps>last\s+[0-9]+ steps|all steps):"
 ELAPSED = r"^\|\s+Elapsed\(s\)\s+=\s+(?P<elapsed>[0-9.]+)\s+Per Step\(ms\)\s+=\s+(?P<per_step>[0-9.]+)"
 RATE = r"^\|\s+ns/day\s+=\s+(?P<ns_per_day>[0-9.]+)\s+seconds/ns\s+=\s+(?P<s_per_ns>[0-9.]+)"
-TIMES = (r"^\|\s+(?:Master )?(?P<phase>Setup|NonSetup|Total) (?P<kind>CPU|wall) time:\s+(?P<sec>[0-9.]+)\s+"
-         r"seconds")
+TIMES = r"^\|\s+(?:Master )?(?P<phase>Setup|NonSetup|Total) (?P<kind>CPU|wall) time:\s+(?P<sec>[0-9.]+)\s+" r"seconds"
 TIMES_HOURS = TIMES + r"\s+(?P<hours>[0-9.]+) hours"
 
 
@@ -53,9 +52,9 @@ class Amber(ExecutableApplication):
         url=f"https://ambermd.org/{SUITE}.tar.gz",
         sha256="0c23da4d8b72ca76e764a82c4bfadd983feeeaa5a3931b0d4f7f93bac273a148",
         description="Amber's GPU/CPU benchmark suite (GB/myoglobin, PME/FactorIX_production_NVE, ...). "
-                    "Offline (Ramble then only says 'All fetchers failed'): save "
-                    f"{SUITE}.tar.gz as <mirror>/amber/amber_benchmarks.tar.gz in a Ramble mirror "
-                    "(ramble mirror add <name> file://<mirror>)",
+        "Offline (Ramble then only says 'All fetchers failed'): save "
+        f"{SUITE}.tar.gz as <mirror>/amber/amber_benchmarks.tar.gz in a Ramble mirror "
+        "(ramble mirror add <name> file://<mirror>)",
     )
 
     executable(
@@ -72,47 +71,82 @@ class Amber(ExecutableApplication):
     workload("factorix", executables=["execute"], input="amber_benchmarks")
 
     for _workload, _dir in (("myoglobin", "GB/myoglobin"), ("factorix", "PME/FactorIX_production_NVE")):
-        workload_variable("input_path", default=os.path.join("{amber_benchmarks}", _dir),
-                          workloads=[_workload],
-                          description=f"Directory of the {_workload} inputs (prmtop, inpcrd, mdin*) in the suite")
-        workload_variable("pmemd", default="pmemd.MPI", values=["pmemd.MPI", "pmemd", "pmemd.cuda",
-                                                                "pmemd.cuda.MPI"],
-                          workloads=[_workload], description="pmemd binary (MPI CPU build by default)")
-        workload_variable("mdin", default="mdin.GPU", workloads=[_workload],
-                          description="Control file in the input directory (the suite's mdin.GPU; "
-                                      "older suites name it mdin)")
-        workload_variable("results_file", default="{experiment_run_dir}/mdout", workloads=[_workload],
-                          description="pmemd's output file (-o), which FOMs and criteria read")
+        workload_variable(
+            "input_path",
+            default=os.path.join("{amber_benchmarks}", _dir),
+            workloads=[_workload],
+            description=f"Directory of the {_workload} inputs (prmtop, inpcrd, mdin*) in the suite",
+        )
+        workload_variable(
+            "pmemd",
+            default="pmemd.MPI",
+            values=["pmemd.MPI", "pmemd", "pmemd.cuda", "pmemd.cuda.MPI"],
+            workloads=[_workload],
+            description="pmemd binary (MPI CPU build by default)",
+        )
+        workload_variable(
+            "mdin",
+            default="mdin.GPU",
+            workloads=[_workload],
+            description="Control file in the input directory (the suite's mdin.GPU; " "older suites name it mdin)",
+        )
+        workload_variable(
+            "results_file",
+            default="{experiment_run_dir}/mdout",
+            workloads=[_workload],
+            description="pmemd's output file (-o), which FOMs and criteria read",
+        )
 
     # Averages over the last N steps and over all steps, each in its context.
     figure_of_merit_context("average", regex=AVERAGE, output_format="Average over {steps}")
     for _name, _regex, _group, _units in (
-        ("Nanoseconds per day", RATE, "ns_per_day", "ns/day"), ("Seconds per nanosecond", RATE, "s_per_ns", "s/ns"),
-        ("Elapsed time", ELAPSED, "elapsed", "s"), ("Time per step", ELAPSED, "per_step", "ms"),
+        ("Nanoseconds per day", RATE, "ns_per_day", "ns/day"),
+        ("Seconds per nanosecond", RATE, "s_per_ns", "s/ns"),
+        ("Elapsed time", ELAPSED, "elapsed", "s"),
+        ("Time per step", ELAPSED, "per_step", "ms"),
     ):
-        figure_of_merit(_name, log_file="{results_file}", fom_regex=_regex, group_name=_group, units=_units,
-                        contexts=["average"])
+        figure_of_merit(
+            _name, log_file="{results_file}", fom_regex=_regex, group_name=_group, units=_units, contexts=["average"]
+        )
     # "Total wall time", "Setup CPU time", ... (the master rank's in MPI builds).
     figure_of_merit("{phase} {kind} time", log_file="{results_file}", fom_regex=TIMES, group_name="sec", units="s")
-    figure_of_merit("{phase} {kind} time in hours", log_file="{results_file}", fom_regex=TIMES_HOURS, group_name="hours",
-                    units="hours")
+    figure_of_merit(
+        "{phase} {kind} time in hours",
+        log_file="{results_file}",
+        fom_regex=TIMES_HOURS,
+        group_name="hours",
+        units="hours",
+    )
     # CPU builds: time per routine in each table (major routines, PME pairlist, direct, reciprocal,
     # load balancing; GB tables alike).
     figure_of_merit_context("table", regex=TABLE, output_format="Table {table}")
-    figure_of_merit("{routine} time", log_file="{results_file}", fom_regex=ROUTINE, group_name="sec", units="s",
-                    contexts=["table"])
-    figure_of_merit("{routine} share", log_file="{results_file}", fom_regex=ROUTINE, group_name="pct", units="%",
-                    contexts=["table"])
-    figure_of_merit("Total time", log_file="{results_file}", fom_regex=ROUTINE_TOTAL, group_name="sec", units="s",
-                    contexts=["table"])
+    figure_of_merit(
+        "{routine} time", log_file="{results_file}", fom_regex=ROUTINE, group_name="sec", units="s", contexts=["table"]
+    )
+    figure_of_merit(
+        "{routine} share", log_file="{results_file}", fom_regex=ROUTINE, group_name="pct", units="%", contexts=["table"]
+    )
+    figure_of_merit(
+        "Total time",
+        log_file="{results_file}",
+        fom_regex=ROUTINE_TOTAL,
+        group_name="sec",
+        units="s",
+        contexts=["table"],
+    )
 
     # pmemd writes its wall-time summary only after the last step; a killed or crashed run stops
     # mid-trajectory without it.
     success_criteria("completed", mode="string", match=r".*Total wall time:", file="{results_file}")
     # vlimit: atoms faster than the velocity limit (a blowing-up system); pmemd's own error stops.
-    success_criteria("no-errors", mode="string", file="{results_file}",
-                     anti_match=r".*(?:vlimit exceeded|STOP PMEMD Terminated Abnormally|ERROR:|MPI_ABORT was invoked"
-                                r"|Segmentation fault|cudaMemcpy.*failed)")
+    success_criteria(
+        "no-errors",
+        mode="string",
+        file="{results_file}",
+        anti_match=r".*(?:vlimit exceeded|STOP PMEMD Terminated Abnormally|ERROR:|MPI_ABORT was invoked"
+        r"|Segmentation fault|cudaMemcpy.*failed)",
+    )
     # Energies pmemd could not print (asterisks) or compute (NaN).
-    success_criteria("finite-values", mode="string", file="{results_file}",
-                     anti_match=r"(?i).*=\s+(?:\*\*\*\*+|[-+]?nan\b)")
+    success_criteria(
+        "finite-values", mode="string", file="{results_file}", anti_match=r"(?i).*=\s+(?:\*\*\*\*+|[-+]?nan\b)"
+    )

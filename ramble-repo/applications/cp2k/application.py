@@ -19,29 +19,70 @@ WATERS = [
     (3.9, 3.9, 3.9, 4.635428, 3.806865, 4.505560, 3.993135, 3.164572, 3.294440),
 ]
 H2O_8 = [
-    "&GLOBAL", "  PROJECT H2O-8-local", "  RUN_TYPE MD", "  PRINT_LEVEL LOW", "&END GLOBAL",
-    "&MOTION", "  &MD", "    ENSEMBLE NVE", "    STEPS {md_steps}", "    TIMESTEP 0.5", "    TEMPERATURE 300.0",
-    "  &END MD", "&END MOTION",
-    "&FORCE_EVAL", "  METHOD QS", "  &DFT", "    BASIS_SET_FILE_NAME GTH_BASIS_SETS", "    POTENTIAL_FILE_NAME POTENTIAL",
-    "    &MGRID", "      CUTOFF 200", "      REL_CUTOFF 30", "    &END MGRID",
-    "    &QS", "      EPS_DEFAULT 1.0E-10", "    &END QS",
-    "    &SCF", "      SCF_GUESS ATOMIC", "      MAX_SCF 50", "      EPS_SCF 1.0E-5", "      &OT ON",
-    "        MINIMIZER DIIS", "      &END OT", "    &END SCF",
-    "    &XC", "      &XC_FUNCTIONAL PADE", "      &END XC_FUNCTIONAL", "    &END XC", "  &END DFT",
-    "  &SUBSYS", "    &CELL", "      ABC 6.2 6.2 6.2", "    &END CELL", "    &COORD",
-    *[f"      {el} {x:.6f} {y:.6f} {z:.6f}" for w in WATERS
-      for el, (x, y, z) in zip("OHH", (w[0:3], w[3:6], w[6:9]))],
+    "&GLOBAL",
+    "  PROJECT H2O-8-local",
+    "  RUN_TYPE MD",
+    "  PRINT_LEVEL LOW",
+    "&END GLOBAL",
+    "&MOTION",
+    "  &MD",
+    "    ENSEMBLE NVE",
+    "    STEPS {md_steps}",
+    "    TIMESTEP 0.5",
+    "    TEMPERATURE 300.0",
+    "  &END MD",
+    "&END MOTION",
+    "&FORCE_EVAL",
+    "  METHOD QS",
+    "  &DFT",
+    "    BASIS_SET_FILE_NAME GTH_BASIS_SETS",
+    "    POTENTIAL_FILE_NAME POTENTIAL",
+    "    &MGRID",
+    "      CUTOFF 200",
+    "      REL_CUTOFF 30",
+    "    &END MGRID",
+    "    &QS",
+    "      EPS_DEFAULT 1.0E-10",
+    "    &END QS",
+    "    &SCF",
+    "      SCF_GUESS ATOMIC",
+    "      MAX_SCF 50",
+    "      EPS_SCF 1.0E-5",
+    "      &OT ON",
+    "        MINIMIZER DIIS",
+    "      &END OT",
+    "    &END SCF",
+    "    &XC",
+    "      &XC_FUNCTIONAL PADE",
+    "      &END XC_FUNCTIONAL",
+    "    &END XC",
+    "  &END DFT",
+    "  &SUBSYS",
+    "    &CELL",
+    "      ABC 6.2 6.2 6.2",
+    "    &END CELL",
+    "    &COORD",
+    *[f"      {el} {x:.6f} {y:.6f} {z:.6f}" for w in WATERS for el, (x, y, z) in zip("OHH", (w[0:3], w[3:6], w[6:9]))],
     "    &END COORD",
-    "    &KIND H", "      BASIS_SET SZV-GTH", "      POTENTIAL GTH-PADE-q1", "    &END KIND",
-    "    &KIND O", "      BASIS_SET SZV-GTH", "      POTENTIAL GTH-PADE-q6", "    &END KIND",
-    "  &END SUBSYS", "&END FORCE_EVAL",
+    "    &KIND H",
+    "      BASIS_SET SZV-GTH",
+    "      POTENTIAL GTH-PADE-q1",
+    "    &END KIND",
+    "    &KIND O",
+    "      BASIS_SET SZV-GTH",
+    "      POTENTIAL GTH-PADE-q6",
+    "    &END KIND",
+    "  &END SUBSYS",
+    "&END FORCE_EVAL",
 ]
 
 NUM = r"[-+]?[0-9]*\.?[0-9]+(?:[eE][-+]?[0-9]+)?"
 # A row of the closing "T I M I N G" report: subroutine, calls (max), stack depth (ASD), self
 # time (average, max), total time (average, max).
-TIMING = (r"^ (?P<routine>[A-Za-z_][\w]*)\s+(?P<calls>[0-9]+)\s+(?P<asd>[0-9.]+)\s+(?P<self_avg>[0-9.]+)\s+"
-          r"(?P<self_max>[0-9.]+)\s+(?P<total_avg>[0-9.]+)\s+(?P<total_max>[0-9.]+)\s*$")
+TIMING = (
+    r"^ (?P<routine>[A-Za-z_][\w]*)\s+(?P<calls>[0-9]+)\s+(?P<asd>[0-9.]+)\s+(?P<self_avg>[0-9.]+)\s+"
+    r"(?P<self_max>[0-9.]+)\s+(?P<total_avg>[0-9.]+)\s+(?P<total_max>[0-9.]+)\s*$"
+)
 # "MESSAGE PASSING PERFORMANCE": routine, calls, average volume in bytes (not for all routines).
 MP = r"^ (?P<mp>MP_\w+)\s+(?P<calls>[0-9]+)(?:\s+[0-9.]+)?\s*$"
 MP_VOLUME = r"^ (?P<mp>MP_\w+)\s+(?P<calls>[0-9]+)\s+(?P<volume>[0-9.]+)\s*$"
@@ -79,54 +120,94 @@ class Cp2k(ExecutableApplication):
         url=f"https://github.com/cp2k/cp2k/releases/download/v{VERSION}/cp2k-{VERSION}.tar.bz2",
         sha256="dff343b4a80c3a79363b805429bdb3320d3e1db48e0ff7d20a3dfd1c946a51ce",
         description=f"CP2K {VERSION} release (for benchmarks/QS/H2O-*.inp), the tarball Spack builds "
-                    f"{VERSION} from. Offline (Ramble then only says 'All fetchers failed'): save "
-                    f"cp2k-{VERSION}.tar.bz2 as <mirror>/cp2k/cp2k_source.tar.bz2 in a Ramble mirror "
-                    "(ramble mirror add <name> file://<mirror>)",
+        f"{VERSION} from. Offline (Ramble then only says 'All fetchers failed'): save "
+        f"cp2k-{VERSION}.tar.bz2 as <mirror>/cp2k/cp2k_source.tar.bz2 in a Ramble mirror "
+        "(ramble mirror add <name> file://<mirror>)",
     )
 
-    executable("write-h2o-8", template=["printf '%s\\n' " + " ".join(f"'{line}'" for line in H2O_8)
-                                        + " > {input_path}"], use_mpi=False, redirect="")
+    executable(
+        "write-h2o-8",
+        template=["printf '%s\\n' " + " ".join(f"'{line}'" for line in H2O_8) + " > {input_path}"],
+        use_mpi=False,
+        redirect="",
+    )
     executable("execute", "{cp2k_exe} -i {input_path}", use_mpi=True)
 
     workload("h2o_8_local", executables=["write-h2o-8", "execute"], tags=["catalog"])
-    workload_variable("input_path", default="{experiment_run_dir}/H2O-8-local.inp", workload="h2o_8_local",
-                      description="CP2K input the write-h2o-8 step writes")
+    workload_variable(
+        "input_path",
+        default="{experiment_run_dir}/H2O-8-local.inp",
+        workload="h2o_8_local",
+        description="CP2K input the write-h2o-8 step writes",
+    )
     workload_variable("md_steps", default="3", workload="h2o_8_local", description="NVE MD steps (0.5 fs each)")
     workload("h2o", executables=["execute"], input="cp2k_source")
-    workload_variable("molecules", default="32", values=SIZES, workload="h2o",
-                      description="Water molecules in the box: H2O-<molecules>.inp")
-    workload_variable("input_path", default="{cp2k_source}/benchmarks/QS/H2O-{molecules}.inp",
-                      workload="h2o", description="CP2K input file")
+    workload_variable(
+        "molecules",
+        default="32",
+        values=SIZES,
+        workload="h2o",
+        description="Water molecules in the box: H2O-<molecules>.inp",
+    )
+    workload_variable(
+        "input_path",
+        default="{cp2k_source}/benchmarks/QS/H2O-{molecules}.inp",
+        workload="h2o",
+        description="CP2K input file",
+    )
     # Any CP2K input already on the machine, nothing downloaded, e.g. the water MD example of
     # Debian's cp2k package.
     workload("local_input", executables=["execute"])
-    workload_variable("input_path", default="{workload_input_dir}/cp2k.inp", workload="local_input",
-                      description="CP2K input file on this machine (its basis and potential files "
-                                  "from CP2K's data directory)")
-    workload_variable("cp2k_exe", default="cp2k.psmp", values=["cp2k.psmp", "cp2k.popt"],
-                      workloads=["h2o", "local_input", "h2o_8_local"],
-                      description="CP2K binary (psmp: MPI + OpenMP)")
+    workload_variable(
+        "input_path",
+        default="{workload_input_dir}/cp2k.inp",
+        workload="local_input",
+        description="CP2K input file on this machine (its basis and potential files " "from CP2K's data directory)",
+    )
+    workload_variable(
+        "cp2k_exe",
+        default="cp2k.psmp",
+        values=["cp2k.psmp", "cp2k.popt"],
+        workloads=["h2o", "local_input", "h2o_8_local"],
+        description="CP2K binary (psmp: MPI + OpenMP)",
+    )
 
     # The whole program's time (the report's CP2K row), as before; and every row in its context.
     for _name, _group in (("CP2K total time", "total_max"), ("CP2K total time average", "total_avg")):
-        figure_of_merit(_name, fom_regex=TIMING.replace(r"(?P<routine>[A-Za-z_][\w]*)", "CP2K"),
-                        group_name=_group, units="s")
+        figure_of_merit(
+            _name, fom_regex=TIMING.replace(r"(?P<routine>[A-Za-z_][\w]*)", "CP2K"), group_name=_group, units="s"
+        )
     figure_of_merit_context("subroutine", regex=TIMING, output_format="Subroutine {routine}")
-    for _name, _group, _units in (("Calls", "calls", ""), ("Stack depth", "asd", ""),
-                                  ("Self time average", "self_avg", "s"), ("Self time max", "self_max", "s"),
-                                  ("Total time average", "total_avg", "s"), ("Total time max", "total_max", "s")):
+    for _name, _group, _units in (
+        ("Calls", "calls", ""),
+        ("Stack depth", "asd", ""),
+        ("Self time average", "self_avg", "s"),
+        ("Self time max", "self_max", "s"),
+        ("Total time average", "total_avg", "s"),
+        ("Total time max", "total_max", "s"),
+    ):
         figure_of_merit(_name, fom_regex=TIMING, group_name=_group, units=_units, contexts=["subroutine"])
     figure_of_merit("{mp} calls", fom_regex=MP, group_name="calls", units="")
     figure_of_merit("{mp} average volume", fom_regex=MP_VOLUME, group_name="volume", units="B")
-    figure_of_merit("Peak process memory", units="MiB", group_name="v",
-                    fom_regex=r"^ MEMORY\| Estimated peak process memory \[MiB\]\s+(?P<v>[0-9]+)")
-    figure_of_merit("MD steps", fom_regex=r"^\s*(?:MD\|\s+Step number|STEP NUMBER\s+=)\s+(?P<step>[0-9]+)",
-                    group_name="step", units="")
-    for _new, _old, _label, _units in ((r"Time \[fs\]", r"TIME \[fs\]", "MD time", "fs"),
-                                       (r"Conserved quantity \[hartree\]", r"CONSERVED QUANTITY \[hartree\]",
-                                        "Conserved quantity", "hartree")):
-        figure_of_merit(_label, fom_regex=MD_ONE.replace("{new}", _new).replace("{old}", _old), group_name="v",
-                        units=_units)
+    figure_of_merit(
+        "Peak process memory",
+        units="MiB",
+        group_name="v",
+        fom_regex=r"^ MEMORY\| Estimated peak process memory \[MiB\]\s+(?P<v>[0-9]+)",
+    )
+    figure_of_merit(
+        "MD steps",
+        fom_regex=r"^\s*(?:MD\|\s+Step number|STEP NUMBER\s+=)\s+(?P<step>[0-9]+)",
+        group_name="step",
+        units="",
+    )
+    for _new, _old, _label, _units in (
+        (r"Time \[fs\]", r"TIME \[fs\]", "MD time", "fs"),
+        (r"Conserved quantity \[hartree\]", r"CONSERVED QUANTITY \[hartree\]", "Conserved quantity", "hartree"),
+    ):
+        figure_of_merit(
+            _label, fom_regex=MD_ONE.replace("{new}", _new).replace("{old}", _old), group_name="v", units=_units
+        )
     for _new, _old, _label, _units in (
         (r"CPU time per MD step \[s\]", r"CPU TIME \[s\]", "CPU time per MD step", "s"),
         (r"Energy drift per atom \[K\]", r"ENERGY DRIFT PER ATOM \[K\]", "Energy drift per atom", "K"),
@@ -137,20 +218,37 @@ class Cp2k(ExecutableApplication):
         _regex = MD_PAIR.replace("{new}", _new).replace("{old}", _old)
         figure_of_merit(_label, fom_regex=_regex, group_name="inst", units=_units)
         figure_of_merit(f"{_label} average", fom_regex=_regex, group_name="avg", units=_units)
-    figure_of_merit("Total energy", group_name="v", units="hartree",
-                    fom_regex=r"^ ENERGY\| Total FORCE_EVAL \( \w+ \) energy (?:\[a\.u\.\]|\(a\.u\.\)):\s+(?P<v>" + NUM + ")")
-    figure_of_merit("Warnings", fom_regex=r"^ The number of warnings for this run is : (?P<v>[0-9]+)",
-                    group_name="v", units="")
+    figure_of_merit(
+        "Total energy",
+        group_name="v",
+        units="hartree",
+        fom_regex=r"^ ENERGY\| Total FORCE_EVAL \( \w+ \) energy (?:\[a\.u\.\]|\(a\.u\.\)):\s+(?P<v>" + NUM + ")",
+    )
+    figure_of_merit(
+        "Warnings", fom_regex=r"^ The number of warnings for this run is : (?P<v>[0-9]+)", group_name="v", units=""
+    )
 
     # The timing report and the end banner are written only at a normal end; an abort prints
     # [ABORT] and stops.
     success_criteria("completed", mode="string", match=r".*PROGRAM ENDED AT", file="{log_file}")
-    success_criteria("no-errors", mode="string", file="{log_file}",
-                     anti_match=r".*(?:\[ABORT\]|MPI_ABORT was invoked|Segmentation fault|SIGSEGV"
-                                r"|mpirun noticed that process rank)")
+    success_criteria(
+        "no-errors",
+        mode="string",
+        file="{log_file}",
+        anti_match=r".*(?:\[ABORT\]|MPI_ABORT was invoked|Segmentation fault|SIGSEGV"
+        r"|mpirun noticed that process rank)",
+    )
     # Not a criterion: "SCF run NOT converged" is a warning CP2K's own benchmarks print on their
     # first MD step (e.g. ARCHER2's H2O-64 runs) and go on from; the catalog's input converges.
-    success_criteria("finite-values", mode="string", file="{log_file}",
-                     anti_match=r"(?i)^ (?:ENERGY|MD)\|.*\s[-+]?(?:nan|inf(?:inity)?)\s*$")
-    success_criteria("requested-ranks", mode="string", file="{log_file}",
-                     match=r".*GLOBAL\| Total number of message passing processes\s+{n_ranks}\s*$")
+    success_criteria(
+        "finite-values",
+        mode="string",
+        file="{log_file}",
+        anti_match=r"(?i)^ (?:ENERGY|MD)\|.*\s[-+]?(?:nan|inf(?:inity)?)\s*$",
+    )
+    success_criteria(
+        "requested-ranks",
+        mode="string",
+        file="{log_file}",
+        match=r".*GLOBAL\| Total number of message passing processes\s+{n_ranks}\s*$",
+    )

@@ -11,8 +11,9 @@ from ramble.appkit import *
 # expands braces in regexes.
 _NAMED = r"[A-Za-z][\w.+/*()-]*(?: [\w.+/*()-]+)*?"
 _TAIL = r"(?P<wall>\d+\.\d\d\d)\s+(?P<gcycles>\d+\.\d\d\d)\s+(?P<percent>\d+\.\d)\s*$"
-ACTIVITY = (rf"^ (?P<activity>{_NAMED}(?=\s\s+\d+\s+\d+\s+\d+\s)|Rest|PME wait for PP \*)"
-            rf"\s+(?:\d+\s+\d+\s+\d+\s+)?{_TAIL}")
+ACTIVITY = (
+    rf"^ (?P<activity>{_NAMED}(?=\s\s+\d+\s+\d+\s+\d+\s)|Rest|PME wait for PP \*)" rf"\s+(?:\d+\s+\d+\s+\d+\s+)?{_TAIL}"
+)
 CALLS = rf"^ (?P<activity>{_NAMED})\s\s+\d+\s+\d+\s+(?P<count>\d+)\s+{_TAIL}"
 # "       Time:     2786.381       21.801    12781.1" and "Performance:       79.271        0.303",
 # in md.log and on stderr alike.
@@ -22,12 +23,33 @@ PERFORMANCE = r"^Performance:\s+(?P<ns_per_day>[0-9]+\.[0-9]+)\s+(?P<hours_per_n
 # The catalog's water box: SPC/E water from GROMACS' own data (spc216.gro, oplsaa.ff, installed
 # with every build), energy-minimized, then run by the workload's mdrun line. Only the box edge
 # varies (3 nm: ~2,650 atoms).
-MD_MDP = ["integrator = md", "dt = 0.002", "nsteps = {nsteps}", "nstlog = 500", "nstenergy = 500",
-          "cutoff-scheme = Verlet", "coulombtype = PME", "rcoulomb = 0.9", "rvdw = 0.9",
-          "tcoupl = v-rescale", "tc-grps = System", "tau-t = 0.1", "ref-t = 300", "gen-vel = yes",
-          "gen-temp = 300", "constraints = h-bonds"]
-EM_MDP = ["integrator = steep", "nsteps = 500", "emtol = 1000", "cutoff-scheme = Verlet",
-          "coulombtype = PME", "rcoulomb = 0.9", "rvdw = 0.9"]
+MD_MDP = [
+    "integrator = md",
+    "dt = 0.002",
+    "nsteps = {nsteps}",
+    "nstlog = 500",
+    "nstenergy = 500",
+    "cutoff-scheme = Verlet",
+    "coulombtype = PME",
+    "rcoulomb = 0.9",
+    "rvdw = 0.9",
+    "tcoupl = v-rescale",
+    "tc-grps = System",
+    "tau-t = 0.1",
+    "ref-t = 300",
+    "gen-vel = yes",
+    "gen-temp = 300",
+    "constraints = h-bonds",
+]
+EM_MDP = [
+    "integrator = steep",
+    "nsteps = 500",
+    "emtol = 1000",
+    "cutoff-scheme = Verlet",
+    "coulombtype = PME",
+    "rcoulomb = 0.9",
+    "rvdw = 0.9",
+]
 
 
 def _printf(lines, path):
@@ -65,35 +87,62 @@ class Gromacs(BuiltinGromacs):
     # The builtin's inputs, with where to put them offline (Ramble then only says "All fetchers
     # failed"): <mirror>/gromacs/<input name>.<ext> in a Ramble mirror (ramble mirror add).
     for _input, _url, _sha, _desc in (
-        ("BenchMEM", "https://www.mpinat.mpg.de/benchMEM.zip",
-         "3c1c8cd4f274d532f48c4668e1490d389486850d6b3b258dfad4581aa11380a4",
-         "MPI-BPC benchMEM: 82k atoms, protein in membrane surrounded by water, 2 fs"),
-        ("BenchRIB", "https://www.mpinat.mpg.de/benchRIB.zip",
-         "39acb014a79ed9a9ff2ad6294a2c09f9b85ea6986dfc204a3639814503eeb60a",
-         "MPI-BPC benchRIB: 2 M atoms, ribosome in water, 4 fs"),
-        ("HECBioSim", "https://github.com/victorusu/GROMACS_Benchmark_Suite/archive/refs/tags/1.0.0.tar.gz",
-         "9cb2ad61ec2a422fc33578047e7cb2fd2c37ae9a75a6162d662fa2b711e9737f",
-         "HECBioSim GROMACS benchmarks (Crambin ... hEGFR tetramer pair)"),
+        (
+            "BenchMEM",
+            "https://www.mpinat.mpg.de/benchMEM.zip",
+            "3c1c8cd4f274d532f48c4668e1490d389486850d6b3b258dfad4581aa11380a4",
+            "MPI-BPC benchMEM: 82k atoms, protein in membrane surrounded by water, 2 fs",
+        ),
+        (
+            "BenchRIB",
+            "https://www.mpinat.mpg.de/benchRIB.zip",
+            "39acb014a79ed9a9ff2ad6294a2c09f9b85ea6986dfc204a3639814503eeb60a",
+            "MPI-BPC benchRIB: 2 M atoms, ribosome in water, 4 fs",
+        ),
+        (
+            "HECBioSim",
+            "https://github.com/victorusu/GROMACS_Benchmark_Suite/archive/refs/tags/1.0.0.tar.gz",
+            "9cb2ad61ec2a422fc33578047e7cb2fd2c37ae9a75a6162d662fa2b711e9737f",
+            "HECBioSim GROMACS benchmarks (Crambin ... hEGFR tetramer pair)",
+        ),
     ):
         _ext = "tar.gz" if _url.endswith("tar.gz") else "zip"
-        input_file(_input, url=_url, sha256=_sha,
-                   description=f"{_desc}. Offline: save {os.path.basename(_url)} as "
-                               f"<mirror>/gromacs/{_input}.{_ext} in a Ramble mirror")
+        input_file(
+            _input,
+            url=_url,
+            sha256=_sha,
+            description=f"{_desc}. Offline: save {os.path.basename(_url)} as "
+            f"<mirror>/gromacs/{_input}.{_ext} in a Ramble mirror",
+        )
 
     # Not redirected: its printf lines write the input files; the gmx steps log to water-box.log.
     _setup_log = ">> {experiment_run_dir}/water-box.log 2>&1"
-    executable("make-water-box", use_mpi=False, redirect="", template=[
-        _printf(MD_MDP, "{experiment_run_dir}/water.mdp"),
-        _printf(EM_MDP, "{experiment_run_dir}/em.mdp"),
-        "{gmx} solvate -cs spc216.gro -box {box_nm} {box_nm} {box_nm} -o {experiment_run_dir}/conf.gro " + _setup_log,
-        _printf(['#include "oplsaa.ff/forcefield.itp"', '#include "oplsaa.ff/spce.itp"', "[ system ]",
-                 "SPC/E water box", "[ molecules ]"], "{experiment_run_dir}/topol.top"),
-        'echo "SOL $(grep -c OW {experiment_run_dir}/conf.gro)" >> {experiment_run_dir}/topol.top',
-        # Steepest descent first: solvate leaves close contacts that can blow up the MD.
-        "{gmx} grompp -f em.mdp -c conf.gro -p topol.top -o em.tpr -maxwarn 0 " + _setup_log,
-        "{gmx} mdrun -s em.tpr -deffnm em -ntomp 1 " + _setup_log,
-        "{gmx} grompp -f water.mdp -c em.gro -p topol.top -o {input_path} -maxwarn 0 " + _setup_log,
-    ])
+    executable(
+        "make-water-box",
+        use_mpi=False,
+        redirect="",
+        template=[
+            _printf(MD_MDP, "{experiment_run_dir}/water.mdp"),
+            _printf(EM_MDP, "{experiment_run_dir}/em.mdp"),
+            "{gmx} solvate -cs spc216.gro -box {box_nm} {box_nm} {box_nm} -o {experiment_run_dir}/conf.gro "
+            + _setup_log,
+            _printf(
+                [
+                    '#include "oplsaa.ff/forcefield.itp"',
+                    '#include "oplsaa.ff/spce.itp"',
+                    "[ system ]",
+                    "SPC/E water box",
+                    "[ molecules ]",
+                ],
+                "{experiment_run_dir}/topol.top",
+            ),
+            'echo "SOL $(grep -c OW {experiment_run_dir}/conf.gro)" >> {experiment_run_dir}/topol.top',
+            # Steepest descent first: solvate leaves close contacts that can blow up the MD.
+            "{gmx} grompp -f em.mdp -c conf.gro -p topol.top -o em.tpr -maxwarn 0 " + _setup_log,
+            "{gmx} mdrun -s em.tpr -deffnm em -ntomp 1 " + _setup_log,
+            "{gmx} grompp -f water.mdp -c em.gro -p topol.top -o {input_path} -maxwarn 0 " + _setup_log,
+        ],
+    )
 
     workload("water_box", executables=["make-water-box", "execute"], tags=["catalog"])
     # S5: HECBioSim's 1.4M-atom hEGFR dimer pair, from the same suite as the builtin hecbiosim.
@@ -104,29 +153,52 @@ class Gromacs(BuiltinGromacs):
     # Joining the builtin's group gives them its variables (gmx, mdrun, nsteps, resetstep, ...).
     workload_group("all_workloads", workloads=["water_box", "hegfr_1400k", "apoa1"], mode="append")
 
-    workload_variable("box_nm", default="3", workload="water_box",
-                      description="Edge of the cubic water box in nm (3: ~2,650 atoms; atoms grow as its cube)")
-    workload_variable("input_path", default="{experiment_run_dir}/water.tpr", workload="water_box",
-                      description="Run input the water-box step writes")
-    workload_variable("nsteps", default="1000", workload="water_box",
-                      description="MD steps (2 fs each)")
-    workload_variable("resetstep", default="500", workload="water_box",
-                      description="Step at which mdrun resets its timers: the FOMs time the steps after it")
-    workload_variable("input_path", default="{HECBioSim}/HECBioSim/hEGFRDimerPair/benchmark.tpr",
-                      workload="hegfr_1400k",
-                      description="HECBioSim hEGFR dimer pair (1,403,180 atoms) run input")
-    workload_variable("input_path", default="{workload_input_dir}/apoa1.tpr", workload="apoa1",
-                      description="ApoA1 run input (.tpr) of the study; not public: place it here "
-                                  "(or point this at the 3 x 3 x 3 replicated one)")
+    workload_variable(
+        "box_nm",
+        default="3",
+        workload="water_box",
+        description="Edge of the cubic water box in nm (3: ~2,650 atoms; atoms grow as its cube)",
+    )
+    workload_variable(
+        "input_path",
+        default="{experiment_run_dir}/water.tpr",
+        workload="water_box",
+        description="Run input the water-box step writes",
+    )
+    workload_variable("nsteps", default="1000", workload="water_box", description="MD steps (2 fs each)")
+    workload_variable(
+        "resetstep",
+        default="500",
+        workload="water_box",
+        description="Step at which mdrun resets its timers: the FOMs time the steps after it",
+    )
+    workload_variable(
+        "input_path",
+        default="{HECBioSim}/HECBioSim/hEGFRDimerPair/benchmark.tpr",
+        workload="hegfr_1400k",
+        description="HECBioSim hEGFR dimer pair (1,403,180 atoms) run input",
+    )
+    workload_variable(
+        "input_path",
+        default="{workload_input_dir}/apoa1.tpr",
+        workload="apoa1",
+        description="ApoA1 run input (.tpr) of the study; not public: place it here "
+        "(or point this at the 3 x 3 x 3 replicated one)",
+    )
     # mdrun writes its log (with the cycle accounting) to md.log in the run directory; stderr
     # ({log_file}) has the time and performance lines only.
-    workload_variable("results_file", default="{experiment_run_dir}/md.log", workload_group="all_workloads",
-                      description="mdrun's log file (-g), which FOMs and criteria read")
+    workload_variable(
+        "results_file",
+        default="{experiment_run_dir}/md.log",
+        workload_group="all_workloads",
+        description="mdrun's log file (-g), which FOMs and criteria read",
+    )
 
     # The builtin's FOM names (studies and tables use them), read from {results_file}, with the
     # whole line so that a number never comes from another line.
     for _name, _group, _units, _regex in (
-        ("Core Time", "core", "s", TIME), ("Wall Time", "wall", "s", TIME),
+        ("Core Time", "core", "s", TIME),
+        ("Wall Time", "wall", "s", TIME),
         ("Percent Core Time", "percent", "%", TIME),
         ("Nanosecs per day", "ns_per_day", "ns/day", PERFORMANCE),
         ("Hours per nanosec", "hours_per_ns", "hours/ns", PERFORMANCE),
@@ -135,38 +207,60 @@ class Gromacs(BuiltinGromacs):
 
     figure_of_merit_context("activity", regex=ACTIVITY, output_format="{activity}")
     for _name, _regex, _group, _units in (
-        ("Activity wall time", ACTIVITY, "wall", "s"), ("Activity giga-cycles", ACTIVITY, "gcycles", "Gcycles"),
-        ("Activity share of run time", ACTIVITY, "percent", "%"), ("Activity calls", CALLS, "count", ""),
+        ("Activity wall time", ACTIVITY, "wall", "s"),
+        ("Activity giga-cycles", ACTIVITY, "gcycles", "Gcycles"),
+        ("Activity share of run time", ACTIVITY, "percent", "%"),
+        ("Activity calls", CALLS, "count", ""),
     ):
-        figure_of_merit(_name, log_file="{results_file}", fom_regex=_regex, group_name=_group, units=_units,
-                        contexts=["activity"])
+        figure_of_merit(
+            _name, log_file="{results_file}", fom_regex=_regex, group_name=_group, units=_units, contexts=["activity"]
+        )
 
     # Domain decomposition's load balance report (multi-rank runs).
     for _name, _regex, _units in (
         ("Average load imbalance", r"^\s*Average load imbalance:\s*(?P<v>[0-9.]+)\s*%", "%"),
         ("Balanceable part of the step", r"^\s*The balanceable part of the MD step is\s*(?P<v>[0-9.]+)\s*%", "%"),
-        ("Time waiting for load imbalance",
-         r"^\s*Part of the total run time spent waiting due to load imbalance:\s*(?P<v>[0-9.]+)\s*%", "%"),
+        (
+            "Time waiting for load imbalance",
+            r"^\s*Part of the total run time spent waiting due to load imbalance:\s*(?P<v>[0-9.]+)\s*%",
+            "%",
+        ),
         ("PME mesh/force load", r"^\s*Average PME mesh/force load:\s*(?P<v>[0-9.]+)\s*$", ""),
-        ("Time waiting for PP/PME imbalance",
-         r"^\s*Part of the total run time spent waiting due to PP/PME imbalance:\s*(?P<v>[0-9.]+)\s*%", "%"),
+        (
+            "Time waiting for PP/PME imbalance",
+            r"^\s*Part of the total run time spent waiting due to PP/PME imbalance:\s*(?P<v>[0-9.]+)\s*%",
+            "%",
+        ),
     ):
         figure_of_merit(_name, log_file="{results_file}", fom_regex=_regex, group_name="v", units=_units)
 
     # mdrun ends a completed run with "Finished mdrun on rank 0" in md.log ("node" up to 4.6);
     # its stderr has no such line but ends with the performance line, which a crash never reaches.
-    success_criteria("completed", mode="string", file="{results_file}",
-                     match=r"(?:.*Finished mdrun on (?:rank|node) 0|Performance:\s+[0-9])")
+    success_criteria(
+        "completed",
+        mode="string",
+        file="{results_file}",
+        match=r"(?:.*Finished mdrun on (?:rank|node) 0|Performance:\s+[0-9])",
+    )
     # GROMACS' error box ("Fatal error:", "Source file:"; 4.x "Source code file:"), a signal that
     # stopped mdrun early (it still prints its timing, for fewer steps), MPI aborts, crashes.
-    success_criteria("no-errors", mode="string", file="{results_file}",
-                     anti_match=r"(?:Fatal error:|Source (?:code )?file: |.*Received the \w+ signal"
-                                r"|.*MPI_ABORT was invoked|.*Segmentation fault|.*mpirun noticed that process rank)")
+    success_criteria(
+        "no-errors",
+        mode="string",
+        file="{results_file}",
+        anti_match=r"(?:Fatal error:|Source (?:code )?file: |.*Received the \w+ signal"
+        r"|.*MPI_ABORT was invoked|.*Segmentation fault|.*mpirun noticed that process rank)",
+    )
     # A row of energies holding nan or inf (a blown-up system can still reach the end).
-    success_criteria("finite-values", mode="string", file="{results_file}",
-                     anti_match=r"(?i)^(?=.*\b(?:nan|inf)\b)(?:\s+(?:[-+]?\d\.\d+e[-+]\d+|[-+]?nan|[-+]?inf))+\s*$")
-    success_criteria("requested-ranks", mode="string", file="{results_file}",
-                     match=r".*Using {n_ranks} MPI (?:process|thread)")
+    success_criteria(
+        "finite-values",
+        mode="string",
+        file="{results_file}",
+        anti_match=r"(?i)^(?=.*\b(?:nan|inf)\b)(?:\s+(?:[-+]?\d\.\d+e[-+]\d+|[-+]?nan|[-+]?inf))+\s*$",
+    )
+    success_criteria(
+        "requested-ranks", mode="string", file="{results_file}", match=r".*Using {n_ranks} MPI (?:process|thread)"
+    )
 
 
 # The builtin's compiler (gcc 9.3) and specs pin a compiler and an Intel MPI; a study renders the

@@ -1,6 +1,6 @@
-from ramble.appkit import *
 from ramble.app.builtin.hpcc import Hpcc as BuiltinHpcc
 from ramble.app.hpcaas.hpl import hpl_dat_lines
+from ramble.appkit import *
 
 # HPCC's input: HPL.dat's layout (from the hpl application; device out 8, as HPCC's own
 # _hpccinf.txt) plus the lines for PTRANS' extra sizes, which stay HPCC's defaults.
@@ -14,31 +14,73 @@ HPCCINF_LINES = hpl_dat_lines(device_out="8") + [
 # Every number of HPCC's summary section that a run measures or chose (not the build's facts:
 # type sizes, machine constants, FFTE and OpenMP settings), as HPCC 1.4 and 1.5 print them.
 NAMED_RESULTS = [
-    ("CommWorldProcs", ""), ("MPI_Wtick", "s"),
-    ("HPL_Tflops", "Tflops"), ("HPL_time", "s"), ("HPL_eps", ""), ("HPL_RnormI", ""), ("HPL_Anorm1", ""),
-    ("HPL_AnormI", ""), ("HPL_Xnorm1", ""), ("HPL_XnormI", ""), ("HPL_BnormI", ""), ("HPL_N", ""),
-    ("HPL_NB", ""), ("HPL_nprow", ""), ("HPL_npcol", ""), ("HPL_depth", ""), ("HPL_nbdiv", ""),
-    ("HPL_nbmin", ""), ("HPLMaxProcs", ""), ("HPLMinProcs", ""),
-    ("DGEMM_N", ""), ("StarDGEMM_Gflops", "Gflops"), ("SingleDGEMM_Gflops", "Gflops"),
-    ("PTRANS_GBs", "GB/s"), ("PTRANS_time", "s"), ("PTRANS_residual", ""), ("PTRANS_n", ""),
-    ("PTRANS_nb", ""), ("PTRANS_nprow", ""), ("PTRANS_npcol", ""),
+    ("CommWorldProcs", ""),
+    ("MPI_Wtick", "s"),
+    ("HPL_Tflops", "Tflops"),
+    ("HPL_time", "s"),
+    ("HPL_eps", ""),
+    ("HPL_RnormI", ""),
+    ("HPL_Anorm1", ""),
+    ("HPL_AnormI", ""),
+    ("HPL_Xnorm1", ""),
+    ("HPL_XnormI", ""),
+    ("HPL_BnormI", ""),
+    ("HPL_N", ""),
+    ("HPL_NB", ""),
+    ("HPL_nprow", ""),
+    ("HPL_npcol", ""),
+    ("HPL_depth", ""),
+    ("HPL_nbdiv", ""),
+    ("HPL_nbmin", ""),
+    ("HPLMaxProcs", ""),
+    ("HPLMinProcs", ""),
+    ("DGEMM_N", ""),
+    ("StarDGEMM_Gflops", "Gflops"),
+    ("SingleDGEMM_Gflops", "Gflops"),
+    ("PTRANS_GBs", "GB/s"),
+    ("PTRANS_time", "s"),
+    ("PTRANS_residual", ""),
+    ("PTRANS_n", ""),
+    ("PTRANS_nb", ""),
+    ("PTRANS_nprow", ""),
+    ("PTRANS_npcol", ""),
 ]
 for _ra in ("MPIRandomAccess_LCG", "MPIRandomAccess"):
-    NAMED_RESULTS += [(f"{_ra}_N", ""), (f"{_ra}_time", "s"), (f"{_ra}_CheckTime", "s"), (f"{_ra}_Errors", ""),
-                      (f"{_ra}_ErrorsFraction", ""), (f"{_ra}_ExeUpdates", ""), (f"{_ra}_GUPs", "GUP/s"),
-                      (f"{_ra}_TimeBound", "s"), (f"{_ra}_Algorithm", "")]
+    NAMED_RESULTS += [
+        (f"{_ra}_N", ""),
+        (f"{_ra}_time", "s"),
+        (f"{_ra}_CheckTime", "s"),
+        (f"{_ra}_Errors", ""),
+        (f"{_ra}_ErrorsFraction", ""),
+        (f"{_ra}_ExeUpdates", ""),
+        (f"{_ra}_GUPs", "GUP/s"),
+        (f"{_ra}_TimeBound", "s"),
+        (f"{_ra}_Algorithm", ""),
+    ]
 NAMED_RESULTS += [
-    ("RandomAccess_LCG_N", ""), ("StarRandomAccess_LCG_GUPs", "GUP/s"), ("SingleRandomAccess_LCG_GUPs", "GUP/s"),
-    ("RandomAccess_N", ""), ("StarRandomAccess_GUPs", "GUP/s"), ("SingleRandomAccess_GUPs", "GUP/s"),
-    ("STREAM_VectorSize", ""), ("STREAM_Threads", ""),
+    ("RandomAccess_LCG_N", ""),
+    ("StarRandomAccess_LCG_GUPs", "GUP/s"),
+    ("SingleRandomAccess_LCG_GUPs", "GUP/s"),
+    ("RandomAccess_N", ""),
+    ("StarRandomAccess_GUPs", "GUP/s"),
+    ("SingleRandomAccess_GUPs", "GUP/s"),
+    ("STREAM_VectorSize", ""),
+    ("STREAM_Threads", ""),
     *[(f"{w}STREAM_{k}", "GB/s") for w in ("Star", "Single") for k in ("Copy", "Scale", "Add", "Triad")],
-    ("FFT_N", ""), ("StarFFT_Gflops", "Gflops"), ("SingleFFT_Gflops", "Gflops"), ("MPIFFT_N", ""),
-    ("MPIFFT_Gflops", "Gflops"), ("MPIFFT_maxErr", ""), ("MPIFFT_Procs", ""),
+    ("FFT_N", ""),
+    ("StarFFT_Gflops", "Gflops"),
+    ("SingleFFT_Gflops", "Gflops"),
+    ("MPIFFT_N", ""),
+    ("MPIFFT_Gflops", "Gflops"),
+    ("MPIFFT_maxErr", ""),
+    ("MPIFFT_Procs", ""),
     *[(f"MPIFFT_time{i}", "s") for i in range(7)],
     *[(f"{m}PingPongLatency_usec", "usec") for m in ("Min", "Avg", "Max")],
     *[(f"{m}PingPongBandwidth_GBytes", "GB/s") for m in ("Min", "Avg", "Max")],
-    ("NaturallyOrderedRingLatency_usec", "usec"), ("RandomlyOrderedRingLatency_usec", "usec"),
-    ("NaturallyOrderedRingBandwidth_GBytes", "GB/s"), ("RandomlyOrderedRingBandwidth_GBytes", "GB/s"),
+    ("NaturallyOrderedRingLatency_usec", "usec"),
+    ("RandomlyOrderedRingLatency_usec", "usec"),
+    ("NaturallyOrderedRingBandwidth_GBytes", "GB/s"),
+    ("RandomlyOrderedRingBandwidth_GBytes", "GB/s"),
 ]
 
 
@@ -63,9 +105,10 @@ class Hpcc(BuiltinHpcc):
 
     executable(
         "write-input",
-        template=["rm -f {out_file}",
-                  "printf '%s\\n' " + " ".join(f"'{line}'" for line in HPCCINF_LINES)
-                  + " > {experiment_run_dir}/hpccinf.txt"],
+        template=[
+            "rm -f {out_file}",
+            "printf '%s\\n' " + " ".join(f"'{line}'" for line in HPCCINF_LINES) + " > {experiment_run_dir}/hpccinf.txt",
+        ],
         use_mpi=False,
         redirect="",
     )
@@ -74,24 +117,42 @@ class Hpcc(BuiltinHpcc):
 
     # The stock input (standard workload) is N=1000 on a 2 x 2 grid.
     for workloads, n, p, q in ((["sized"], "1000", "1", "{n_ranks}"), (["standard"], "1000", "2", "2")):
-        workload_variable("hpl_n", default=n, workloads=workloads,
-                          description="HPL problem size N (memory ~ 8 N^2 bytes over all ranks)")
-        workload_variable("hpl_p", default=p, workloads=workloads,
-                          description="Process grid rows P (P x Q must equal n_ranks)")
-        workload_variable("hpl_q", default=q, workloads=workloads,
-                          description="Process grid columns Q (P x Q must equal n_ranks)")
+        workload_variable(
+            "hpl_n",
+            default=n,
+            workloads=workloads,
+            description="HPL problem size N (memory ~ 8 N^2 bytes over all ranks)",
+        )
+        workload_variable(
+            "hpl_p", default=p, workloads=workloads, description="Process grid rows P (P x Q must equal n_ranks)"
+        )
+        workload_variable(
+            "hpl_q", default=q, workloads=workloads, description="Process grid columns Q (P x Q must equal n_ranks)"
+        )
     workload_variable("hpl_nb", default="80", workloads=["sized"], description="HPL block size NB")
-    workload_variable("hpl_threshold", default="16.0", workloads=["sized"],
-                      description="HPL residual threshold: a scaled residual above it fails verification")
-    workload_variable("out_file", default="{experiment_run_dir}/hpccoutf.txt",
-                      workloads=["standard", "sized"], description="Output file HPCC writes")
+    workload_variable(
+        "hpl_threshold",
+        default="16.0",
+        workloads=["sized"],
+        description="HPL residual threshold: a scaled residual above it fails verification",
+    )
+    workload_variable(
+        "out_file",
+        default="{experiment_run_dir}/hpccoutf.txt",
+        workloads=["standard", "sized"],
+        description="Output file HPCC writes",
+    )
 
     # HPCC prints its end line even after a failed HPL or a failed check.
     success_criteria("completed", mode="string", match=r".*End of HPC Challenge tests", file="{out_file}")
     # HPL's residual check, PTRANS' CHECK (FAILED) and RandomAccess' error count ("(failed)").
-    success_criteria("verified", mode="string", file="{out_file}",
-                     anti_match=r".*\bFAILED\b|^\s*[1-9][0-9]* tests completed and failed residual checks"
-                                r"|.*errors in .* locations \(failed\)")
+    success_criteria(
+        "verified",
+        mode="string",
+        file="{out_file}",
+        anti_match=r".*\bFAILED\b|^\s*[1-9][0-9]* tests completed and failed residual checks"
+        r"|.*errors in .* locations \(failed\)",
+    )
     success_criteria("no-errors", mode="string", anti_match=r".*HPL ERROR", file="{out_file}")
     # A summary value HPCC could not compute (name=nan / inf): the FOM regexes would skip it.
     success_criteria("finite-values", mode="string", anti_match=r"(?i)^\w+=[-+]?(nan|inf)", file="{out_file}")
@@ -105,8 +166,14 @@ class Hpcc(BuiltinHpcc):
     # the builtin's digits.digits regex dropped or cut. -1 (HPCC's "not measured", e.g. PingPong
     # on one rank) stays out. The builtin's 24 FOMs keep their names and units.
     for metric, unit in NAMED_RESULTS:
-        figure_of_merit(metric, log_file="{out_file}", group_name="val", units=unit, contexts=["Summary"],
-                        fom_regex=metric + r"=(?P<val>[0-9]+(?:\.[0-9]*)?(?:[eE][-+]?[0-9]+)?)\s*$")
+        figure_of_merit(
+            metric,
+            log_file="{out_file}",
+            group_name="val",
+            units=unit,
+            contexts=["Summary"],
+            fom_regex=metric + r"=(?P<val>[0-9]+(?:\.[0-9]*)?(?:[eE][-+]?[0-9]+)?)\s*$",
+        )
 
 
 # The builtin pins gcc 9.3.0 and Intel MPI 2018: a study or the catalog renders the system's

@@ -1,8 +1,8 @@
 import os
 import re
 
-from ramble.appkit import *
 from ramble.app.builtin.hpcg import Hpcg as BuiltinHpcg
+from ramble.appkit import *
 from ramble.expander import Expander
 
 RESULTS = Expander.expansion_str("results_file")
@@ -24,14 +24,26 @@ SECTION_KEYS = [
     ("Number of nonzero terms", "Linear System Information::Number of Nonzero Terms", ""),
     ("Coarse grid levels", "Multigrid Information::Number of coarse grid levels", ""),
     ("Memory for data", r"Memory Use Information::Total memory used for data \(Gbytes\)", "GB"),
-    ("Memory for OptimizeProblem data", r"Memory Use Information::Memory used for OptimizeProblem data \(Gbytes\)",
-     "GB"),
-    ("Bytes per equation", r"Memory Use Information::Bytes per equation \(Total memory / Number of Equations\)",
-     "bytes"),
-    ("Memory for linear system and CG", r"Memory Use Information::Memory used for linear system and CG \(Gbytes\)",
-     "GB"),
-    *[(f"{p} {c} iteration count", f"Spectral Convergence Tests::{p}::{c} iteration count", "")
-      for p in ("Unpreconditioned", "Preconditioned") for c in ("Maximum", "Expected")],
+    (
+        "Memory for OptimizeProblem data",
+        r"Memory Use Information::Memory used for OptimizeProblem data \(Gbytes\)",
+        "GB",
+    ),
+    (
+        "Bytes per equation",
+        r"Memory Use Information::Bytes per equation \(Total memory / Number of Equations\)",
+        "bytes",
+    ),
+    (
+        "Memory for linear system and CG",
+        r"Memory Use Information::Memory used for linear system and CG \(Gbytes\)",
+        "GB",
+    ),
+    *[
+        (f"{p} {c} iteration count", f"Spectral Convergence Tests::{p}::{c} iteration count", "")
+        for p in ("Unpreconditioned", "Preconditioned")
+        for c in ("Maximum", "Expected")
+    ],
     ("Departure for SpMV", r"Departure from Symmetry [^=]*::Departure for SpMV", ""),
     ("Departure for MG", r"Departure from Symmetry [^=]*::Departure for MG", ""),
     ("Reference CG iterations per set", "Iteration Count Information::Reference CG iterations per set", ""),
@@ -41,23 +53,47 @@ SECTION_KEYS = [
     ("Scaled residual mean", "Reproducibility Information::Scaled residual mean", ""),
     ("Scaled residual variance", "Reproducibility Information::Scaled residual variance", ""),
     # ALL_reduce: Intel's MKL HPCG.
-    *[(f"Time {k}", f"Benchmark Time Summary::{k}", "s")
-      for k in ("Optimization phase", "DDOT", "WAXPBY", "SpMV", "MG", "ALL_reduce")],
+    *[
+        (f"Time {k}", f"Benchmark Time Summary::{k}", "s")
+        for k in ("Optimization phase", "DDOT", "WAXPBY", "SpMV", "MG", "ALL_reduce")
+    ],
     ("Time", "Benchmark Time Summary::Total", "s"),
-    *[(f"FLOP {k}", f"Floating Point Operations Summary::{k}", "FLOP")
-      for k in ("Raw DDOT", "Raw WAXPBY", "Raw SpMV", "Raw MG", "Total", "Total with convergence overhead")],
-    *[(f"GB/s {k}", f"GB/s Summary::{k}", "GB/s")
-      for k in ("Raw Read B/W", "Raw Write B/W", "Raw Total B/W",
-                "Total with convergence and optimization phase overhead")],
-    *[(f"GFLOP/s {k}", f"GFLOP/s Summary::{k}", "GFLOP/s")
-      for k in ("Raw DDOT", "Raw WAXPBY", "Raw SpMV", "Raw MG", "Raw Total", "Total with convergence overhead",
-                "Total with convergence and optimization phase overhead")],
+    *[
+        (f"FLOP {k}", f"Floating Point Operations Summary::{k}", "FLOP")
+        for k in ("Raw DDOT", "Raw WAXPBY", "Raw SpMV", "Raw MG", "Total", "Total with convergence overhead")
+    ],
+    *[
+        (f"GB/s {k}", f"GB/s Summary::{k}", "GB/s")
+        for k in (
+            "Raw Read B/W",
+            "Raw Write B/W",
+            "Raw Total B/W",
+            "Total with convergence and optimization phase overhead",
+        )
+    ],
+    *[
+        (f"GFLOP/s {k}", f"GFLOP/s Summary::{k}", "GFLOP/s")
+        for k in (
+            "Raw DDOT",
+            "Raw WAXPBY",
+            "Raw SpMV",
+            "Raw MG",
+            "Raw Total",
+            "Total with convergence overhead",
+            "Total with convergence and optimization phase overhead",
+        )
+    ],
     ("Problem setup time", r"User Optimization Overheads::Problem setup time \(sec\)", "s"),  # Intel's
     ("Optimization phase time", r"User Optimization Overheads::Optimization phase time \(sec\)", "s"),
-    ("Optimization vs reference SpMV+MG time", r"User Optimization Overheads::Optimization phase time vs reference "
-                                               r"SpMV\+MG time", ""),
-    *[(f"{m} DDOT MPI_Allreduce time", f"DDOT Timing Variations::{m} DDOT MPI_Allreduce time", "s")
-      for m in ("Min", "Max", "Avg")],
+    (
+        "Optimization vs reference SpMV+MG time",
+        r"User Optimization Overheads::Optimization phase time vs reference " r"SpMV\+MG time",
+        "",
+    ),
+    *[
+        (f"{m} DDOT MPI_Allreduce time", f"DDOT Timing Variations::{m} DDOT MPI_Allreduce time", "s")
+        for m in ("Min", "Max", "Avg")
+    ],
     ("Gflops", "Final Summary::HPCG result is VALID with a GFLOP/s rating of", "GFLOP/s"),
     ("HPCG 2.4 Rating", r"Final Summary::HPCG 2\.4 [Rr]ating[^=]*", "GFLOP/s"),
     ("Valid run time", r"Final Summary::Results are valid but execution time \(sec\) is", "s"),
@@ -122,33 +158,59 @@ class Hpcg(BuiltinHpcg):
     workload("local", executables=["execute", "move-log"], tags=["catalog"])
 
     all_workloads = ["standard", "grid64", "local"]
-    for workloads, size, seconds in ((["standard"], "104 104 104", "60"),
-                                     (["grid64"], "64 64 64", "60"),
-                                     (["local"], "16 16 16", "5")):
-        workload_variable("matrix_size", default=size, workloads=workloads,
-                          description="Local grid per MPI process: nx ny nz, each a multiple of 8 "
-                                      "and at least 16 (HPCG's multigrid needs 3 coarsenings)")
+    for workloads, size, seconds in (
+        (["standard"], "104 104 104", "60"),
+        (["grid64"], "64 64 64", "60"),
+        (["local"], "16 16 16", "5"),
+    ):
+        workload_variable(
+            "matrix_size",
+            default=size,
+            workloads=workloads,
+            description="Local grid per MPI process: nx ny nz, each a multiple of 8 "
+            "and at least 16 (HPCG's multigrid needs 3 coarsenings)",
+        )
         # The builtin calls this "iterations"; HPCG reads it as a time.
-        workload_variable("iterations", default=seconds, workloads=workloads,
-                          description="Benchmark run time in seconds (hpcg.dat line 4); "
-                                      "an official result needs at least 1800")
-    environment_variable("OMP_NUM_THREADS", "{n_threads}", description="OpenMP threads per process",
-                         workloads=all_workloads)
-    workload_variable("results_file", default="{experiment_run_dir}/hpcg_result.out", workloads=all_workloads,
-                      description="HPCG's result file, moved here after the run")
+        workload_variable(
+            "iterations",
+            default=seconds,
+            workloads=workloads,
+            description="Benchmark run time in seconds (hpcg.dat line 4); " "an official result needs at least 1800",
+        )
+    environment_variable(
+        "OMP_NUM_THREADS", "{n_threads}", description="OpenMP threads per process", workloads=all_workloads
+    )
+    workload_variable(
+        "results_file",
+        default="{experiment_run_dir}/hpcg_result.out",
+        workloads=all_workloads,
+        description="HPCG's result file, moved here after the run",
+    )
     # The builtin's name for it; its FOMs are replaced below.
-    workload_variable("out_file", default="{results_file}", workloads=all_workloads,
-                      description="Same as results_file (the builtin's name)")
+    workload_variable(
+        "out_file",
+        default="{results_file}",
+        workloads=all_workloads,
+        description="Same as results_file (the builtin's name)",
+    )
 
     status = r"^Final Summary::HPCG result is[=: ]*(?P<status>VALID|INVALID)"
     for fom, key, units in SECTION_KEYS:
-        figure_of_merit(fom, log_file=RESULTS, fom_regex=r"^" + key + r"\s*=\s*" + NUM, group_name="value",
-                        units=units)
-    figure_of_merit_context("grid-level", regex=r"^(?:Multigrid|Memory Use) Information::Coarse Grids::"
-                                                r"Grid Level=(?P<level>[0-9]+)", output_format="{level}")
+        figure_of_merit(fom, log_file=RESULTS, fom_regex=r"^" + key + r"\s*=\s*" + NUM, group_name="value", units=units)
+    figure_of_merit_context(
+        "grid-level",
+        regex=r"^(?:Multigrid|Memory Use) Information::Coarse Grids::" r"Grid Level=(?P<level>[0-9]+)",
+        output_format="{level}",
+    )
     for fom, key, units in LEVEL_KEYS:
-        figure_of_merit(fom, log_file=RESULTS, fom_regex=r"^" + key + r"\s*=\s*" + NUM, group_name="value",
-                        units=units, contexts=["grid-level"])
+        figure_of_merit(
+            fom,
+            log_file=RESULTS,
+            fom_regex=r"^" + key + r"\s*=\s*" + NUM,
+            group_name="value",
+            units=units,
+            contexts=["grid-level"],
+        )
 
     success_criteria("completed", mode="string", file=RESULTS, match=r"^Final Summary::HPCG result is")
     success_criteria("verified", mode="string", file=RESULTS, match=status.replace("VALID|INVALID", "VALID"))

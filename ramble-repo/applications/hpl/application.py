@@ -1,6 +1,6 @@
-from ramble.appkit import *
 from ramble.app.builtin.hpl import Hpl as BuiltinHpl
 from ramble.app.builtin.hpl import pad_value
+from ramble.appkit import *
 from ramble.expander import Expander
 
 LOG = Expander.expansion_str("log_file")
@@ -55,10 +55,13 @@ def hpl_dat_lines(**values):
 NUM = r"[0-9]+(?:\.[0-9]*)?(?:[eE][-+]?[0-9]+)?"
 # One result line per test. HPL 2.3: "WR11C2R4        4000   128     1     2    1.59    2.6817e+01";
 # 2.2 and older print 3 significant digits; NVIDIA's HPL adds the rate per GPU in parentheses.
-RESULT = (r"^(?P<tv>W[RC]\S+)\s+(?P<N>\d+)\s+(?P<NB>\d+)\s+(?P<P>\d+)\s+(?P<Q>\d+)\s+"
-          r"(?P<time>" + NUM + r")\s+(?P<gflops>" + NUM + r")")
+RESULT = (
+    r"^(?P<tv>W[RC]\S+)\s+(?P<N>\d+)\s+(?P<NB>\d+)\s+(?P<P>\d+)\s+(?P<Q>\d+)\s+"
+    r"(?P<time>" + NUM + r")\s+(?P<gflops>" + NUM + r")"
+)
 RESULT_PER_GPU = RESULT + r"\s+\(\s*(?P<per_gpu>" + NUM + r")\s*\)"
-# Its residual check follows it (PASSED or FAILED: the criteria judge it; FOMs are numbers): "||Ax-b||_oo/(eps*(...)*N)=   3.16e-03 ...... PASSED" (2.3), or a
+# Its residual check follows it (PASSED or FAILED: the criteria judge it; FOMs are numbers):
+# "||Ax-b||_oo/(eps*(...)*N)=   3.16e-03 ...... PASSED" (2.3), or a
 # fixed-point value (2.0-2.2: "=        0.0064512 ...... PASSED").
 RESIDUAL = r"^\|\|Ax-b\|\|_oo/\(eps\*.*=\s*(?P<resid>" + NUM + r")\s+\.+\s+(?P<check>PASSED|FAILED)"
 
@@ -86,43 +89,73 @@ class Hpl(BuiltinHpl):
 
     # "local": HPL.dat for one problem, written by the builtin's writer from these variables.
     workload("local", executables=["execute"], tags=["catalog"])
-    workload_variable("hpl_n", default="4000", workloads=["local"],
-                      description="Problem size N (memory: 8 N^2 bytes over all ranks)")
+    workload_variable(
+        "hpl_n", default="4000", workloads=["local"], description="Problem size N (memory: 8 N^2 bytes over all ranks)"
+    )
     workload_variable("hpl_nb", default="128", workloads=["local"], description="Block size NB")
-    workload_variable("hpl_p", default="1", workloads=["local"],
-                      description="Process grid rows P (P x Q must equal n_ranks)")
-    workload_variable("hpl_q", default="{n_ranks}", workloads=["local"],
-                      description="Process grid columns Q (P x Q must equal n_ranks)")
-    workload_variable("hpl_threshold", default="16.0", workloads=["local"],
-                      description="Residual threshold: a test passes below it (HPL's default 16.0)")
+    workload_variable(
+        "hpl_p", default="1", workloads=["local"], description="Process grid rows P (P x Q must equal n_ranks)"
+    )
+    workload_variable(
+        "hpl_q",
+        default="{n_ranks}",
+        workloads=["local"],
+        description="Process grid columns Q (P x Q must equal n_ranks)",
+    )
+    workload_variable(
+        "hpl_threshold",
+        default="16.0",
+        workloads=["local"],
+        description="Residual threshold: a test passes below it (HPL's default 16.0)",
+    )
     for _name, _value, _desc in ONE_PROBLEM:
-        workload_variable(_name, default=pad_value(_value, _desc), workloads=["local"],
-                          description=f"HPL.dat line '{_desc}' (from the hpl_* variables)")
+        workload_variable(
+            _name,
+            default=pad_value(_value, _desc),
+            workloads=["local"],
+            description=f"HPL.dat line '{_desc}' (from the hpl_* variables)",
+        )
 
-    figure_of_merit_context("problem-name", regex=RESULT,
-                            output_format="{tv} N={N} NB={NB} P={P} Q={Q}")
-    figure_of_merit("Time", log_file=LOG, fom_regex=RESULT, group_name="time", units="s",
-                    contexts=["problem-name"])
-    figure_of_merit("GFlops", log_file=LOG, fom_regex=RESULT, group_name="gflops",
-                    units="GFLOP/s", contexts=["problem-name"])
-    figure_of_merit("GFlops per GPU", log_file=LOG, fom_regex=RESULT_PER_GPU, group_name="per_gpu",
-                    units="GFLOP/s", contexts=["problem-name"])
-    figure_of_merit("Scaled residual", log_file=LOG, fom_regex=RESIDUAL, group_name="resid",
-                    units="", contexts=["problem-name"])
-    for fom, what in (("Tests passed", "completed and passed"), ("Tests failed", "completed and failed"),
-                      ("Tests skipped", "skipped")):
+    figure_of_merit_context("problem-name", regex=RESULT, output_format="{tv} N={N} NB={NB} P={P} Q={Q}")
+    figure_of_merit("Time", log_file=LOG, fom_regex=RESULT, group_name="time", units="s", contexts=["problem-name"])
+    figure_of_merit(
+        "GFlops", log_file=LOG, fom_regex=RESULT, group_name="gflops", units="GFLOP/s", contexts=["problem-name"]
+    )
+    figure_of_merit(
+        "GFlops per GPU",
+        log_file=LOG,
+        fom_regex=RESULT_PER_GPU,
+        group_name="per_gpu",
+        units="GFLOP/s",
+        contexts=["problem-name"],
+    )
+    figure_of_merit(
+        "Scaled residual", log_file=LOG, fom_regex=RESIDUAL, group_name="resid", units="", contexts=["problem-name"]
+    )
+    for fom, what in (
+        ("Tests passed", "completed and passed"),
+        ("Tests failed", "completed and failed"),
+        ("Tests skipped", "skipped"),
+    ):
         figure_of_merit(fom, log_file=LOG, fom_regex=summary(what), group_name="count", units="")
 
     success_criteria("completed", mode="string", match=r"^End of Tests\.", file=LOG)
-    success_criteria("verified", mode="string", file=LOG,
-                     match=summary("completed and failed residual checks", count="0"))
-    success_criteria("tests-passed", mode="string", file=LOG,
-                     anti_match=summary("completed and passed residual checks", count="0"))
-    success_criteria("none-skipped", mode="string", file=LOG,
-                     match=summary("skipped because of illegal input values", count="0"))
+    success_criteria(
+        "verified", mode="string", file=LOG, match=summary("completed and failed residual checks", count="0")
+    )
+    success_criteria(
+        "tests-passed", mode="string", file=LOG, anti_match=summary("completed and passed residual checks", count="0")
+    )
+    success_criteria(
+        "none-skipped", mode="string", file=LOG, match=summary("skipped because of illegal input values", count="0")
+    )
     success_criteria("no-errors", mode="string", file=LOG, anti_match=r"^HPL ERROR")
-    success_criteria("finite-values", mode="string", file=LOG,
-                     anti_match=r"(?i)^W[RC]\S+\s+.*\b(nan|inf)\b|^\|\|Ax-b\|\|.*=\s*[-+]?(nan|inf)\b")
+    success_criteria(
+        "finite-values",
+        mode="string",
+        file=LOG,
+        anti_match=r"(?i)^W[RC]\S+\s+.*\b(nan|inf)\b|^\|\|Ax-b\|\|.*=\s*[-+]?(nan|inf)\b",
+    )
 
 
 # The builtin's spec pins gcc 9.3.0 and Intel MPI 2018: the study or the catalog renders the

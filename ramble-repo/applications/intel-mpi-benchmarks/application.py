@@ -1,5 +1,5 @@
-from ramble.appkit import *
 from ramble.app.builtin.intel_mpi_benchmarks import IntelMpiBenchmarks as BuiltinImb
+from ramble.appkit import *
 from ramble.expander import Expander
 
 LOG = Expander.expansion_str("log_file")
@@ -51,21 +51,39 @@ class IntelMpiBenchmarks(BuiltinImb):
     # 100 iterations, on every rank count (IMB runs collectives on one process too).
     workload("alltoall", executable="collective", tags=["catalog"])
     workload_group("mpi1", workloads=["sendrecv", "alltoall"], mode="append")
-    for var, value in (("collective_type", "Alltoall"), ("msglog_min", "4"), ("msglog_max", "18"),
-                       ("num_iterations", "100"), ("min_collective_ranks", "{n_ranks}"), ("additional_args", ""),
-                       ("install_path", "{intel-mpi-benchmarks_path}/bin")):
+    for var, value in (
+        ("collective_type", "Alltoall"),
+        ("msglog_min", "4"),
+        ("msglog_max", "18"),
+        ("num_iterations", "100"),
+        ("min_collective_ranks", "{n_ranks}"),
+        ("additional_args", ""),
+        ("install_path", "{intel-mpi-benchmarks_path}/bin"),
+    ):
         workload_variable(var, default=value, workloads=["alltoall"], description=f"{var} of the catalog's Alltoall")
     # The builtin gives this to workloads=["*"]: those that existed before this class added one.
-    workload_variable("install_path", default="{intel-mpi-benchmarks_path}/bin", workloads=["sendrecv"],
-                      description="Directory holding IMB-MPI1")
+    workload_variable(
+        "install_path",
+        default="{intel-mpi-benchmarks_path}/bin",
+        workloads=["sendrecv"],
+        description="Directory holding IMB-MPI1",
+    )
 
-    for workload_name, benchmark in (("pingpong", "{pingpong_type}"), ("collective", "{collective_type}"),
-                                     ("exchange", "Exchange"), ("sendrecv", "Sendrecv"),
-                                     ("alltoall", "Alltoall"),
-                                     ("multi-pingpong", "(Multi-)?PingPong")):
-        workload_variable("imb_benchmark", default=benchmark, workloads=[workload_name],
-                          description="The one benchmark this run must show in IMB's output "
-                                      "(a case-insensitive regular expression)")
+    for workload_name, benchmark in (
+        ("pingpong", "{pingpong_type}"),
+        ("collective", "{collective_type}"),
+        ("exchange", "Exchange"),
+        ("sendrecv", "Sendrecv"),
+        ("alltoall", "Alltoall"),
+        ("multi-pingpong", "(Multi-)?PingPong"),
+    ):
+        workload_variable(
+            "imb_benchmark",
+            default=benchmark,
+            workloads=[workload_name],
+            description="The one benchmark this run must show in IMB's output "
+            "(a case-insensitive regular expression)",
+        )
 
     figure_of_merit_context("latency-bytes", regex=COLLECTIVE, output_format="Bytes: {bytes} (Latency)")
     figure_of_merit_context("bw-bytes", regex=PINGPONG, output_format="Bytes: {bytes} (BW)")
@@ -73,44 +91,63 @@ class IntelMpiBenchmarks(BuiltinImb):
     figure_of_merit_context("combo-bytes", regex=COMBINED, output_format="Bytes: {bytes} (Combo)")
 
     for fom, group in (("Latency min", "t_min"), ("Latency max", "t_max"), ("Latency avg", "t_avg")):
-        figure_of_merit(fom, log_file=LOG, fom_regex=COLLECTIVE, group_name=group, units="usec",
-                        contexts=["latency-bytes"])
-        figure_of_merit(f"Combo {fom.split()[1]} time", log_file=LOG, fom_regex=COMBINED,
-                        group_name=group, units="usec", contexts=["combo-bytes"])
-    figure_of_merit("Bandwidth", log_file=LOG, fom_regex=PINGPONG, group_name="bw",
-                    units="Mbytes/sec", contexts=["bw-bytes"])
-    figure_of_merit("Time", log_file=LOG, fom_regex=PINGPONG, group_name="t", units="usec",
-                    contexts=["bw-bytes"])
-    figure_of_merit("Combo", log_file=LOG, fom_regex=COMBINED, group_name="bw",
-                    units="Mbytes/sec", contexts=["combo-bytes"])
+        figure_of_merit(
+            fom, log_file=LOG, fom_regex=COLLECTIVE, group_name=group, units="usec", contexts=["latency-bytes"]
+        )
+        figure_of_merit(
+            f"Combo {fom.split()[1]} time",
+            log_file=LOG,
+            fom_regex=COMBINED,
+            group_name=group,
+            units="usec",
+            contexts=["combo-bytes"],
+        )
+    figure_of_merit(
+        "Bandwidth", log_file=LOG, fom_regex=PINGPONG, group_name="bw", units="Mbytes/sec", contexts=["bw-bytes"]
+    )
+    figure_of_merit("Time", log_file=LOG, fom_regex=PINGPONG, group_name="t", units="usec", contexts=["bw-bytes"])
+    figure_of_merit(
+        "Combo", log_file=LOG, fom_regex=COMBINED, group_name="bw", units="Mbytes/sec", contexts=["combo-bytes"]
+    )
 
-    figure_of_merit("Band bandwidth", log_file=LOG, fom_regex=BAND, group_name="bw", units="Mbytes/sec",
-                    contexts=["band-bytes"])
-    figure_of_merit("Message rate", log_file=LOG, fom_regex=BAND, group_name="rate", units="Msg/sec",
-                    contexts=["band-bytes"])
+    figure_of_merit(
+        "Band bandwidth", log_file=LOG, fom_regex=BAND, group_name="bw", units="Mbytes/sec", contexts=["band-bytes"]
+    )
+    figure_of_merit(
+        "Message rate", log_file=LOG, fom_regex=BAND, group_name="rate", units="Msg/sec", contexts=["band-bytes"]
+    )
     # Barrier's table has no size column: #repetitions t_min[usec] t_max[usec] t_avg[usec].
     figure_of_merit("Barrier latency min", log_file=LOG, fom_regex=BARRIER, group_name="t_min", units="usec")
     figure_of_merit("Barrier latency max", log_file=LOG, fom_regex=BARRIER, group_name="t_max", units="usec")
     figure_of_merit("Barrier latency avg", log_file=LOG, fom_regex=BARRIER, group_name="t_avg", units="usec")
     # "# #processes = 2" heads each table (IMB runs one table per process count from -npmin up).
-    figure_of_merit("Processes", log_file=LOG, fom_regex=r"^#\s*#processes\s*=\s*(?P<n>[0-9]+)", group_name="n",
-                    units="")
+    figure_of_merit(
+        "Processes", log_file=LOG, fom_regex=r"^#\s*#processes\s*=\s*(?P<n>[0-9]+)", group_name="n", units=""
+    )
 
     # IMB's last line, after every benchmark it ran.
     success_criteria("completed", mode="string", match=r"^# All processes entering MPI_Finalize", file=LOG)
     # An MPI abort, a crash, a killed job step, or a table IMB could not finish.
-    success_criteria("no-errors", mode="string", file=LOG,
-                     anti_match=r"(?i)^(.*MPI_ABORT|.*BAD TERMINATION|.*exited on signal"
-                                r"|.*exited with non-zero status|.*Segmentation fault"
-                                r"|srun: error|slurmstepd: error|.*CANCELLED|.*Fatal error|# Error)")
-    success_criteria("finite-values", mode="string", anti_match=r"(?i)^\s+[0-9]+\s+[0-9]+\s+.*\b(nan|inf)\b",
-                     file=LOG)
+    success_criteria(
+        "no-errors",
+        mode="string",
+        file=LOG,
+        anti_match=r"(?i)^(.*MPI_ABORT|.*BAD TERMINATION|.*exited on signal"
+        r"|.*exited with non-zero status|.*Segmentation fault"
+        r"|srun: error|slurmstepd: error|.*CANCELLED|.*Fatal error|# Error)",
+    )
+    success_criteria("finite-values", mode="string", anti_match=r"(?i)^\s+[0-9]+\s+[0-9]+\s+.*\b(nan|inf)\b", file=LOG)
     # IMB runs its whole list when it does not know a name (a typo): the experiment counts only
     # if IMB ran the benchmark it asked for, and nothing else.
-    success_criteria("requested-benchmark-ran", mode="string", file=LOG,
-                     match=r"(?i)^# Benchmarking (?:{imb_benchmark})\s*$")
-    success_criteria("requested-benchmark-only", mode="string", file=LOG,
-                     anti_match=r"(?i)^# Benchmarking (?!(?:{imb_benchmark})\s*$)")
+    success_criteria(
+        "requested-benchmark-ran", mode="string", file=LOG, match=r"(?i)^# Benchmarking (?:{imb_benchmark})\s*$"
+    )
+    success_criteria(
+        "requested-benchmark-only",
+        mode="string",
+        file=LOG,
+        anti_match=r"(?i)^# Benchmarking (?!(?:{imb_benchmark})\s*$)",
+    )
 
 
 # The builtin also pins Intel MPI 2018 built with gcc 9.3.0: neither is what the studies use

@@ -11,34 +11,69 @@ VERSION = "20220106"
 # experiment. The box edges are one-letter LAMMPS variables ($X, not ${xx}): Ramble would expand
 # a LAMMPS ${...} as its own variable.
 LJ_INPUT = [
-    "variable x index 1", "variable y index 1", "variable z index 1",
-    "variable X equal {xx}", "variable Y equal {yy}", "variable Z equal {zz}",
-    "units lj", "atom_style atomic", "lattice fcc 0.8442",
-    "region box block 0 $X 0 $Y 0 $Z", "create_box 1 box", "create_atoms 1 box",
-    "mass 1 1.0", "velocity all create 1.44 87287 loop geom", "pair_style lj/cut 2.5",
-    "pair_coeff 1 1 1.0 1.0 2.5", "neighbor 0.3 bin", "neigh_modify delay 0 every 20 check no",
-    "fix 1 all nve", "run {timesteps}",
+    "variable x index 1",
+    "variable y index 1",
+    "variable z index 1",
+    "variable X equal {xx}",
+    "variable Y equal {yy}",
+    "variable Z equal {zz}",
+    "units lj",
+    "atom_style atomic",
+    "lattice fcc 0.8442",
+    "region box block 0 $X 0 $Y 0 $Z",
+    "create_box 1 box",
+    "create_atoms 1 box",
+    "mass 1 1.0",
+    "velocity all create 1.44 87287 loop geom",
+    "pair_style lj/cut 2.5",
+    "pair_coeff 1 1 1.0 1.0 2.5",
+    "neighbor 0.3 bin",
+    "neigh_modify delay 0 every 20 check no",
+    "fix 1 all nve",
+    "run {timesteps}",
 ]
 
 NUM = r"[-+]?[0-9]*\.?[0-9]+(?:[eE][-+]?[0-9]+)?"
 # "Performance: 74.406 ns/day, 0.323 hours/ns, 430.591 timesteps/s, 862.904 katom-step/s":
 # LJ units print tau/day, the others ns/day and hours/ns; atom-steps since 2020 (k, M or G).
 PERF = r"^Performance:.*?\s(?P<v>" + NUM + r") {unit}"
-LOOP = (r"^Loop time of (?P<loop>" + NUM + r") on (?P<procs>[0-9]+) procs(?: \([0-9]+ MPI x [0-9]+ OpenMP\))? "
-        r"for (?P<steps>[0-9]+) steps with (?P<atoms>[0-9]+) atoms")
+LOOP = (
+    r"^Loop time of (?P<loop>" + NUM + r") on (?P<procs>[0-9]+) procs(?: \([0-9]+ MPI x [0-9]+ OpenMP\))? "
+    r"for (?P<steps>[0-9]+) steps with (?P<atoms>[0-9]+) atoms"
+)
 # "99.3% CPU use with 4 MPI tasks x 1 OpenMP threads" ("x no OpenMP threads" without OpenMP).
 CPU_USE = r"^(?P<cpu>[0-9.]+)% CPU use with (?P<mpi>[0-9]+) MPI tasks x (?P<omp>[0-9]+|no) OpenMP threads"
 # "MPI task timing breakdown": Section | min | avg | max | %varavg | %total ("Other" has avg and
 # %total only).
-SECTION = (r"^(?P<section>[A-Z][a-z]+)\s*\|\s*(?P<min>" + NUM + r")\s*\|\s*(?P<avg>" + NUM + r")\s*\|\s*(?P<max>"
-           + NUM + r")\s*\|\s*(?P<var>" + NUM + r")\s*\|\s*(?P<pct>" + NUM + r")\s*$")
+SECTION = (
+    r"^(?P<section>[A-Z][a-z]+)\s*\|\s*(?P<min>"
+    + NUM
+    + r")\s*\|\s*(?P<avg>"
+    + NUM
+    + r")\s*\|\s*(?P<max>"
+    + NUM
+    + r")\s*\|\s*(?P<var>"
+    + NUM
+    + r")\s*\|\s*(?P<pct>"
+    + NUM
+    + r")\s*$"
+)
 OTHER = r"^Other\s*\|\s*\|\s*(?P<avg>" + NUM + r")\s*\|\s*\|\s*\|\s*(?P<pct>" + NUM + r")\s*$"
 # Per-rank statistics: "Nlocal:   501 ave   508 max   490 min" (Nghost, Neighs, FullNghs alike).
-PER_RANK = (r"^(?P<stat>Nlocal|Nghost|Neighs|FullNghs):\s+(?P<ave>" + NUM + r") ave\s+(?P<max>" + NUM
-            + r") max\s+(?P<min>" + NUM + r") min")
+PER_RANK = (
+    r"^(?P<stat>Nlocal|Nghost|Neighs|FullNghs):\s+(?P<ave>"
+    + NUM
+    + r") ave\s+(?P<max>"
+    + NUM
+    + r") max\s+(?P<min>"
+    + NUM
+    + r") min"
+)
 # GPU package, on stdout only: "Device Time Info (average)" block.
-DEVICE_TIME = (r"^(?P<item>Data Transfer|Data Cast/Pack|Neighbor copy|Neighbor unpack|Neighbor build|Force calc"
-               r"|Device Overhead|CPU Neighbor|CPU Cast/Pack|CPU Driver_Time|CPU Idle_Time):\s+(?P<v>" + NUM + r") s\.")
+DEVICE_TIME = (
+    r"^(?P<item>Data Transfer|Data Cast/Pack|Neighbor copy|Neighbor unpack|Neighbor build|Force calc"
+    r"|Device Overhead|CPU Neighbor|CPU Cast/Pack|CPU Driver_Time|CPU Idle_Time):\s+(?P<v>" + NUM + r") s\."
+)
 
 
 class Lammps(BuiltinLammps):
@@ -61,56 +96,88 @@ class Lammps(BuiltinLammps):
     software_spec("lammps", pkg_spec=f"lammps@{VERSION}", package_manager="spack*")
     # Run the GPU and INTEL builds with their suffix flags in lammps_flags (-sf gpu -pk gpu 1 /
     # -sf intel). GPU package (not KOKKOS): Desmos had GTX 1070 cards (sm_61).
-    software_spec("lammps_intel", pkg_spec=f"lammps@{VERSION} {PACKAGES} +openmp +intel",
-                  package_manager="spack*")
-    software_spec("lammps_gpu", pkg_spec=f"lammps@{VERSION} {PACKAGES} +openmp ~kokkos +cuda cuda_arch=61 "
-                  "gpu_precision=mixed", package_manager="spack*")
+    software_spec("lammps_intel", pkg_spec=f"lammps@{VERSION} {PACKAGES} +openmp +intel", package_manager="spack*")
+    software_spec(
+        "lammps_gpu",
+        pkg_spec=f"lammps@{VERSION} {PACKAGES} +openmp ~kokkos +cuda cuda_arch=61 " "gpu_precision=mixed",
+        package_manager="spack*",
+    )
 
     # The first line of every run's log: "LAMMPS (29 Sep 2021 - Update 2)".
     run_start_regex = r"^LAMMPS \("
 
     input_file(
-        "leonard-jones", url="https://www.lammps.org/inputs/in.lj.txt", expand=False,
+        "leonard-jones",
+        url="https://www.lammps.org/inputs/in.lj.txt",
+        expand=False,
         sha256="874b4c63b6fcbb6ede76522df19087acf2f49b6bc96794cf0aa3218c66ff7e06",
         description="LJ atomic fluid, 32k atoms per 20^3 cells, 100 timesteps. Offline (Ramble then "
-                    "only says 'All fetchers failed'): copy a Ramble mirror holding in.lj.txt, made with "
-                    "`ramble mirror create` on a connected machine, and `ramble mirror add` it",
+        "only says 'All fetchers failed'): copy a Ramble mirror holding in.lj.txt, made with "
+        "`ramble mirror create` on a connected machine, and `ramble mirror add` it",
     )
 
-    executable("write-lj", template=["printf '%s\\n' " + " ".join(f"'{line}'" for line in LJ_INPUT)
-                                     + " > {experiment_run_dir}/input.txt"], use_mpi=False, redirect="")
+    executable(
+        "write-lj",
+        template=["printf '%s\\n' " + " ".join(f"'{line}'" for line in LJ_INPUT) + " > {experiment_run_dir}/input.txt"],
+        use_mpi=False,
+        redirect="",
+    )
 
     # The catalog's: bench/in.lj written in the experiment, nothing downloaded.
     workload("lj_local", executables=["write-lj", "execute"], tags=["catalog"])
     # C30H62 (triacontane) oil, all-atom, real units: the study's input is not public.
     workload("oil", executables=["copy", "set-timesteps", "execute"])
-    workload_variable("input_path", default="{workload_input_dir}/in.oil", workload="oil",
-                      description="LAMMPS input of the C30H62 oil model (with its data file); "
-                                  "not public: place it here")
+    workload_variable(
+        "input_path",
+        default="{workload_input_dir}/in.oil",
+        workload="oil",
+        description="LAMMPS input of the C30H62 oil model (with its data file); " "not public: place it here",
+    )
     workload_variable("timesteps", default="100", workloads=["oil", "lj_local"], description="Number of timesteps")
-    workload_variable("lammps_flags", default="", workloads=["oil", "lj_local"],
-                      description="Additional execution flags for lammps (e.g. -sf gpu -pk gpu 1)")
+    workload_variable(
+        "lammps_flags",
+        default="",
+        workloads=["oil", "lj_local"],
+        description="Additional execution flags for lammps (e.g. -sf gpu -pk gpu 1)",
+    )
     for _axis in ("xx", "yy", "zz"):
-        workload_variable(_axis, default=f"20*${_axis[0]}", workloads=["lj", "eam", "lj_local"],
-                          description=f"Lattice cells along {_axis[0]} (32,000 atoms at 20^3); for weak "
-                                      f"scaling grow it with the ranks, e.g. 20*2 for 8 ranks")
+        workload_variable(
+            _axis,
+            default=f"20*${_axis[0]}",
+            workloads=["lj", "eam", "lj_local"],
+            description=f"Lattice cells along {_axis[0]} (32,000 atoms at 20^3); for weak "
+            f"scaling grow it with the ranks, e.g. 20*2 for 8 ranks",
+        )
 
-    for _name, _unit in (("Tau per day", "tau/day"), ("Nanoseconds per day", "ns/day"),
-                         ("Hours per nanosecond", "hours/ns"), ("Timesteps per second", "timesteps/s"),
-                         ("Katom-steps per second", "katom-step/s"), ("Matom-steps per second", "Matom-step/s"),
-                         ("Gatom-steps per second", "Gatom-step/s")):
-        figure_of_merit(_name, fom_regex=PERF.replace("{unit}", _unit.replace("/", r"/")), group_name="v",
-                        units=_unit)
-    for _name, _group, _units in (("Loop time", "loop", "s"), ("Processors", "procs", ""),
-                                  ("Steps", "steps", ""), ("Atoms", "atoms", "")):
+    for _name, _unit in (
+        ("Tau per day", "tau/day"),
+        ("Nanoseconds per day", "ns/day"),
+        ("Hours per nanosecond", "hours/ns"),
+        ("Timesteps per second", "timesteps/s"),
+        ("Katom-steps per second", "katom-step/s"),
+        ("Matom-steps per second", "Matom-step/s"),
+        ("Gatom-steps per second", "Gatom-step/s"),
+    ):
+        figure_of_merit(_name, fom_regex=PERF.replace("{unit}", _unit.replace("/", r"/")), group_name="v", units=_unit)
+    for _name, _group, _units in (
+        ("Loop time", "loop", "s"),
+        ("Processors", "procs", ""),
+        ("Steps", "steps", ""),
+        ("Atoms", "atoms", ""),
+    ):
         figure_of_merit(_name, fom_regex=LOOP, group_name=_group, units=_units)
     figure_of_merit("CPU use", fom_regex=CPU_USE, group_name="cpu", units="%")
     figure_of_merit("MPI tasks", fom_regex=CPU_USE, group_name="mpi", units="")
     figure_of_merit("OpenMP threads", fom_regex=CPU_USE.replace("[0-9]+|no", "[0-9]+"), group_name="omp", units="")
 
     # The builtin's names ("Pair avg time", ...), for every section LAMMPS prints.
-    for _suffix, _group, _units in (("min time", "min", "s"), ("avg time", "avg", "s"), ("max time", "max", "s"),
-                                    ("avg. variance", "var", "%"), ("percent of runtime", "pct", "%")):
+    for _suffix, _group, _units in (
+        ("min time", "min", "s"),
+        ("avg time", "avg", "s"),
+        ("max time", "max", "s"),
+        ("avg. variance", "var", "%"),
+        ("percent of runtime", "pct", "%"),
+    ):
         figure_of_merit("{section} " + _suffix, fom_regex=SECTION, group_name=_group, units=_units)
     figure_of_merit("Other avg time", fom_regex=OTHER, group_name="avg", units="s")
     figure_of_merit("Other percent of runtime", fom_regex=OTHER, group_name="pct", units="%")
@@ -126,10 +193,22 @@ class Lammps(BuiltinLammps):
         # Before the run: "Per MPI rank memory allocation (min/avg/max) = 16.01 | 16.22 | 16.41 Mbytes"
         # (2017 on) or "Memory usage per processor = 9.96267 Mbytes".
         ("Memory per rank min", r"^Per MPI rank memory allocation \(min/avg/max\) = (?P<v>" + NUM + r") \|", "Mbytes"),
-        ("Memory per rank avg", r"^Per MPI rank memory allocation \(min/avg/max\) = " + NUM + r" \| (?P<v>" + NUM
-         + r") \|", "Mbytes"),
-        ("Memory per rank max", r"^Per MPI rank memory allocation \(min/avg/max\) = " + NUM + r" \| " + NUM
-         + r" \| (?P<v>" + NUM + r") Mbytes", "Mbytes"),
+        (
+            "Memory per rank avg",
+            r"^Per MPI rank memory allocation \(min/avg/max\) = " + NUM + r" \| (?P<v>" + NUM + r") \|",
+            "Mbytes",
+        ),
+        (
+            "Memory per rank max",
+            r"^Per MPI rank memory allocation \(min/avg/max\) = "
+            + NUM
+            + r" \| "
+            + NUM
+            + r" \| (?P<v>"
+            + NUM
+            + r") Mbytes",
+            "Mbytes",
+        ),
         ("Memory per processor", r"^Memory usage per processor = (?P<v>" + NUM + r") Mbytes", "Mbytes"),
         ("GPU average split", r"^Average split:\s+(?P<v>" + NUM + r")\.", ""),
         ("GPU threads per atom", r"^(?:Threads|Lanes) / atom:\s+(?P<v>[0-9]+)\.", ""),
@@ -141,12 +220,21 @@ class Lammps(BuiltinLammps):
 
     # LAMMPS prints "Total wall time" last, after every run of the input; an ERROR stops it before.
     success_criteria("completed", mode="string", match=r"^Total wall time:", file="{log_file}")
-    success_criteria("no-errors", mode="string", file="{log_file}",
-                     anti_match=r"(?:ERROR|.*MPI_ABORT was invoked|.*Segmentation fault|.*mpirun noticed that process rank)")
+    success_criteria(
+        "no-errors",
+        mode="string",
+        file="{log_file}",
+        anti_match=r"(?:ERROR|.*MPI_ABORT was invoked|.*Segmentation fault|.*mpirun noticed that process rank)",
+    )
     # Thermo output holding nan or inf ("-nan" in columns, "TotEng = nan" in thermo_style multi).
-    success_criteria("finite-values", mode="string", file="{log_file}",
-                     anti_match=r"(?i)(?:^(?=.*\b(?:nan|inf)\b)\s*[0-9]+(?:\s+(?:" + NUM
-                                + r"|[-+]?nan|[-+]?inf))+\s*$|.*=\s*[-+]?(?:nan|inf)\b)")
+    success_criteria(
+        "finite-values",
+        mode="string",
+        file="{log_file}",
+        anti_match=r"(?i)(?:^(?=.*\b(?:nan|inf)\b)\s*[0-9]+(?:\s+(?:"
+        + NUM
+        + r"|[-+]?nan|[-+]?inf))+\s*$|.*=\s*[-+]?(?:nan|inf)\b)",
+    )
     success_criteria("requested-ranks", mode="string", match=r".*with {n_ranks} MPI tasks", file="{log_file}")
 
 
@@ -155,8 +243,11 @@ class Lammps(BuiltinLammps):
 # Its "Modifier ..." FOMs name a section LAMMPS calls "Modify" (now read by "{section} ..."), its
 # per-section ones are replaced by those, its criterion by "completed", its ns/day regex also took
 # tau/day, and its compiler and specs pin gcc 9.3 and Intel MPI (convention item 2).
-for _fom in [f for f in Lammps.figures_of_merit if f == "Total wall time" or f.split(" ")[0] in
-             ("Pair", "Neigh", "Comm", "Output", "Modifier")]:
+for _fom in [
+    f
+    for f in Lammps.figures_of_merit
+    if f == "Total wall time" or f.split(" ")[0] in ("Pair", "Neigh", "Comm", "Output", "Modifier")
+]:
     del Lammps.figures_of_merit[_fom]
 del Lammps.success_criteria["walltime"]
 del Lammps.compilers["gcc9"]

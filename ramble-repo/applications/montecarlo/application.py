@@ -29,40 +29,69 @@ class Montecarlo(ExecutableApplication):
     # The catalog's: 100,000 samples, a few seconds per thread count; the study sets 10,000,000.
     workload("qmc", executables=["execute"], tags=["catalog"])
 
-    workload_variable("n_samples", default="100000", workload="qmc",
-                      description="Monte Carlo samples (paths of 250 steps); the study ran 10,000,000")
-    workload_variable("montecarlo_exe", default="monteCarloEngine.exe", workload="qmc",
-                      description="The FinanceBench Monte Carlo binary")
+    workload_variable(
+        "n_samples",
+        default="100000",
+        workload="qmc",
+        description="Monte Carlo samples (paths of 250 steps); the study ran 10,000,000",
+    )
+    workload_variable(
+        "montecarlo_exe",
+        default="monteCarloEngine.exe",
+        workload="qmc",
+        description="The FinanceBench Monte Carlo binary",
+    )
     # Threads are the T2 axis: set n_threads per experiment.
-    environment_variable("OMP_NUM_THREADS", value="{n_threads}", workload="qmc",
-                         description="Threads of the OpenMP kernel")
+    environment_variable(
+        "OMP_NUM_THREADS", value="{n_threads}", workload="qmc", description="Threads of the OpenMP kernel"
+    )
 
     # "Run on CPU using OpenMP" opens the OpenMP run's lines, "Run on CPU" the serial run's.
-    figure_of_merit_context("kernel", regex=r"^Run on (?P<kernel>CPU using OpenMP|CPU)\s*$",
-                            output_format="{kernel}")
+    figure_of_merit_context("kernel", regex=r"^Run on (?P<kernel>CPU using OpenMP|CPU)\s*$", output_format="{kernel}")
 
-    figure_of_merit("OpenMP time", fom_regex=r"^Processing time on CPU using OpenMP:\s+(?P<ms>[0-9.]+)\s+\(ms\)",
-                    group_name="ms", units="ms")
-    figure_of_merit("Serial time", fom_regex=r"^Processing time on CPU:\s+(?P<ms>[0-9.]+)\s+\(ms\)",
-                    group_name="ms", units="ms")
-    figure_of_merit("Speedup", fom_regex=r"^Speedup Using OpenMP:\s+(?P<speedup>[0-9.]+)",
-                    group_name="speedup", units="")
-    figure_of_merit("Average price", fom_regex=r"^Average Price \(CPU computation\):\s+(?P<price>[0-9.eE+-]+)",
-                    group_name="price", units="", contexts=["kernel"])
-    figure_of_merit("Samples", fom_regex=r"^Number of Samples:\s+(?P<samples>[0-9]+)",
-                    group_name="samples", units="")
-    figure_of_merit("Threads", fom_regex=r"^Number of OpenMP threads:\s+(?P<threads>[0-9]+)",
-                    group_name="threads", units="")
+    figure_of_merit(
+        "OpenMP time",
+        fom_regex=r"^Processing time on CPU using OpenMP:\s+(?P<ms>[0-9.]+)\s+\(ms\)",
+        group_name="ms",
+        units="ms",
+    )
+    figure_of_merit(
+        "Serial time", fom_regex=r"^Processing time on CPU:\s+(?P<ms>[0-9.]+)\s+\(ms\)", group_name="ms", units="ms"
+    )
+    figure_of_merit(
+        "Speedup", fom_regex=r"^Speedup Using OpenMP:\s+(?P<speedup>[0-9.]+)", group_name="speedup", units=""
+    )
+    figure_of_merit(
+        "Average price",
+        fom_regex=r"^Average Price \(CPU computation\):\s+(?P<price>[0-9.eE+-]+)",
+        group_name="price",
+        units="",
+        contexts=["kernel"],
+    )
+    figure_of_merit("Samples", fom_regex=r"^Number of Samples:\s+(?P<samples>[0-9]+)", group_name="samples", units="")
+    figure_of_merit(
+        "Threads", fom_regex=r"^Number of OpenMP threads:\s+(?P<threads>[0-9]+)", group_name="threads", units=""
+    )
 
     # The speedup line is the program's last: both runs finished.
     success_criteria("completed", mode="string", match=r"^Speedup Using OpenMP:", file="{log_file}")
-    success_criteria("no-errors", mode="string", file="{log_file}",
-                     anti_match=r"(?i)^(.*Segmentation fault|.*Killed|.*core dumped|.*Aborted|.*bad_alloc"
-                                r"|srun: error|slurmstepd: error|.*CANCELLED)")
-    success_criteria("finite-values", mode="string", file="{log_file}",
-                     anti_match=r"(?i)^(Processing time|Average Price|Speedup).*:\s+-?(nan|inf)")
+    success_criteria(
+        "no-errors",
+        mode="string",
+        file="{log_file}",
+        anti_match=r"(?i)^(.*Segmentation fault|.*Killed|.*core dumped|.*Aborted|.*bad_alloc"
+        r"|srun: error|slurmstepd: error|.*CANCELLED)",
+    )
+    success_criteria(
+        "finite-values",
+        mode="string",
+        file="{log_file}",
+        anti_match=r"(?i)^(Processing time|Average Price|Speedup).*:\s+-?(nan|inf)",
+    )
     # A run of fewer samples or other threads than asked is not the experiment's.
-    success_criteria("requested-samples", mode="string", match=r"^Number of Samples: {n_samples}\s*$",
-                     file="{log_file}")
-    success_criteria("requested-threads", mode="string", match=r"^Number of OpenMP threads: {n_threads}\s*$",
-                     file="{log_file}")
+    success_criteria(
+        "requested-samples", mode="string", match=r"^Number of Samples: {n_samples}\s*$", file="{log_file}"
+    )
+    success_criteria(
+        "requested-threads", mode="string", match=r"^Number of OpenMP threads: {n_threads}\s*$", file="{log_file}"
+    )

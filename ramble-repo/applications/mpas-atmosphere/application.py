@@ -3,25 +3,52 @@ from ramble.appkit import *
 NUM = r"[-+]?[0-9]*\.?[0-9]+(?:[eE][+-]?[0-9]+)?"
 # A row of the timer table MPAS prints at the end of log.atmosphere.0000.out:
 # level, name, total, calls, min, max, avg, pct_tot, pct_par, par_eff.
-TIMER_ROW = (r"^\s*(?P<level>[0-9]+)\s+(?P<timer>\S.*?)\s+(?P<total>" + NUM + r")\s+(?P<calls>[0-9]+)\s+(?P<min>"
-             + NUM + r")\s+(?P<max>" + NUM + r")\s+(?P<avg>" + NUM + r")\s+(?P<pct_tot>" + NUM + r")\s+(?P<pct_par>"
-             + NUM + r")\s+(?P<par_eff>" + NUM + r")\s*$")
+TIMER_ROW = (
+    r"^\s*(?P<level>[0-9]+)\s+(?P<timer>\S.*?)\s+(?P<total>"
+    + NUM
+    + r")\s+(?P<calls>[0-9]+)\s+(?P<min>"
+    + NUM
+    + r")\s+(?P<max>"
+    + NUM
+    + r")\s+(?P<avg>"
+    + NUM
+    + r")\s+(?P<pct_tot>"
+    + NUM
+    + r")\s+(?P<pct_par>"
+    + NUM
+    + r")\s+(?P<par_eff>"
+    + NUM
+    + r")\s*$"
+)
 
 
 def timer(level, name):
     """The row of one timer (its level and name fixed)."""
-    return (r"^\s*" + str(level) + r"\s+" + name + r"\s+(?P<total>" + NUM + r")\s+(?P<calls>[0-9]+)\s+(?P<min>" + NUM
-            + r")\s+(?P<max>" + NUM + r")\s+(?P<avg>" + NUM + r")\s")
+    return (
+        r"^\s*"
+        + str(level)
+        + r"\s+"
+        + name
+        + r"\s+(?P<total>"
+        + NUM
+        + r")\s+(?P<calls>[0-9]+)\s+(?P<min>"
+        + NUM
+        + r")\s+(?P<max>"
+        + NUM
+        + r")\s+(?P<avg>"
+        + NUM
+        + r")\s"
+    )
 
 
 # The graph of the catalog's mesh for METIS, from the mesh itself (ncdump of nEdgesOnCell and
 # cellsOnCell): "nCells nEdges", then each cell's neighbours. Braces escaped for Ramble's expander.
 GRAPH_AWK = (
-    "/^ *nEdgesOnCell =/ \\{m = \"n\"; sub(/.*=/, \"\")\\} /^ *cellsOnCell =/ \\{m = \"c\"; sub(/.*=/, \"\")\\} "
-    "m != \"\" \\{gsub(/[;,]/, \" \"); for (i = 1; i <= NF; i++) if ($i ~ /^[0-9]+$/) \\{if (m == \"n\") n[++nc] = $i; "
-    "else c[++cc] = $i\\}\\} /;/ \\{m = \"\"\\} "
+    '/^ *nEdgesOnCell =/ \\{m = "n"; sub(/.*=/, "")\\} /^ *cellsOnCell =/ \\{m = "c"; sub(/.*=/, "")\\} '
+    'm != "" \\{gsub(/[;,]/, " "); for (i = 1; i <= NF; i++) if ($i ~ /^[0-9]+$/) \\{if (m == "n") n[++nc] = $i; '
+    'else c[++cc] = $i\\}\\} /;/ \\{m = ""\\} '
     "END \\{w = cc / nc; e = 0; for (i = 1; i <= nc; i++) e += n[i]; print nc, e / 2; "
-    "for (i = 1; i <= nc; i++) \\{l = \"\"; for (j = 1; j <= n[i]; j++) l = l \" \" c[(i - 1) * w + j]; "
+    'for (i = 1; i <= nc; i++) \\{l = ""; for (j = 1; j <= n[i]; j++) l = l " " c[(i - 1) * w + j]; '
     "print substr(l, 2)\\}\\}"
 )
 
@@ -62,91 +89,168 @@ class MpasAtmosphere(ExecutableApplication):
         "mpas_a_benchmark_120km",
         url="https://www2.mmm.ucar.edu/projects/mpas/benchmark/v7.0/MPAS-A_benchmark_120km_v7.0.tar.gz",
         description="NCAR's MPAS-Atmosphere v7.0 benchmark on the 120 km mesh (x1.40962.init.nc, "
-                    "graph, namelist and streams, physics tables). Offline: save it as "
-                    "<mirror>/mpas-atmosphere/mpas_a_benchmark_120km.tar.gz in a Ramble mirror",
+        "graph, namelist and streams, physics tables). Offline: save it as "
+        "<mirror>/mpas-atmosphere/mpas_a_benchmark_120km.tar.gz in a Ramble mirror",
     )
     # MpasMeshConverter.x's output for base_grids/x1.162.grid.nc (on the unit sphere, as MPAS-A's
     # grids are), kept by MPAS-Tools as its mesh converter's test mesh.
     input_file(
         "x1_162_grid",
         url="https://raw.githubusercontent.com/MPAS-Dev/MPAS-Tools/e0e4dcb9315b64ef2cc01f6bc003a48176325d4e/"
-            "mesh_tools/mesh_conversion_tools/test/mesh.QU.1920km.151026.nc",
+        "mesh_tools/mesh_conversion_tools/test/mesh.QU.1920km.151026.nc",
         sha256="5dd5332d546c122aa3f42766ff7897bea64034318742afa8498c52221376dbae",
         expand=False,
         description="The x1.162 quasi-uniform mesh (162 cells, ~1920 km), MPAS-Tools' copy. Offline: "
-                    "<mirror>/mpas-atmosphere/x1_162_grid in a Ramble mirror",
+        "<mirror>/mpas-atmosphere/x1_162_grid in a Ramble mirror",
     )
 
-    executable("link-inputs", template=["ln -sf {input_path}/* {experiment_run_dir}/",
-                                        # the namelist is edited: a copy, not a link
-                                        "rm -f {experiment_run_dir}/namelist.atmosphere",
-                                        "cp {input_path}/namelist.atmosphere {experiment_run_dir}/"],
-               use_mpi=False)
+    executable(
+        "link-inputs",
+        template=[
+            "ln -sf {input_path}/* {experiment_run_dir}/",
+            # the namelist is edited: a copy, not a link
+            "rm -f {experiment_run_dir}/namelist.atmosphere",
+            "cp {input_path}/namelist.atmosphere {experiment_run_dir}/",
+        ],
+        use_mpi=False,
+    )
     # MPAS runs mesoscale_reference when the namelist names no suite.
-    executable("configure", template=[
-        "sed -i \"s/config_run_duration *=.*/config_run_duration = '{run_duration}'/\" namelist.atmosphere",
-        "sed -i \"s/config_physics_suite *=.*/config_physics_suite = '{physics_suite}'/\" namelist.atmosphere",
-    ], use_mpi=False)
-    executable("partition", template=[("test -f {graph_file}.part.{n_ranks} || {gpmetis} -minconn -contig "
-                                      "-niter=200 {graph_file} {n_ranks}")], use_mpi=False)
+    executable(
+        "configure",
+        template=[
+            "sed -i \"s/config_run_duration *=.*/config_run_duration = '{run_duration}'/\" namelist.atmosphere",
+            "sed -i \"s/config_physics_suite *=.*/config_physics_suite = '{physics_suite}'/\" namelist.atmosphere",
+        ],
+        use_mpi=False,
+    )
+    executable(
+        "partition",
+        template=[
+            ("test -f {graph_file}.part.{n_ranks} || {gpmetis} -minconn -contig " "-niter=200 {graph_file} {n_ranks}")
+        ],
+        use_mpi=False,
+    )
     executable("execute", "{atmosphere_exe}", use_mpi=True)
 
     # The catalog's case: defaults installed with the model (bin/), renamed to the mesh x1.162.
-    executable("idealized-inputs", template=[
-        ("cp $(dirname $(command -v {atmosphere_exe}))/namelist.init_atmosphere "
-        "$(dirname $(command -v {atmosphere_exe}))/streams.init_atmosphere "
-        "$(dirname $(command -v {atmosphere_exe}))/namelist.atmosphere "
-        "$(dirname $(command -v {atmosphere_exe}))/streams.atmosphere "
-        "$(dirname $(command -v {atmosphere_exe}))/stream_list.atmosphere.* {experiment_run_dir}/"),
-        "cp {x1_162_grid} {experiment_run_dir}/x1.162.grid.nc",
-        ("sed -i 's/x1\\.40962/x1.162/g' namelist.init_atmosphere streams.init_atmosphere namelist.atmosphere "
-        "streams.atmosphere"),
-        ("sed -i \"s/config_init_case *=.*/config_init_case = 2/; s/config_nvertlevels *=.*/config_nvertlevels = "
-        "{vertical_levels}/\" namelist.init_atmosphere"),
-        ("sed -i \"s/config_dt *=.*/config_dt = {time_step}/; s/config_len_disp *=.*/config_len_disp = "
-        "{dissipation_length}/\" namelist.atmosphere"),
-    ], use_mpi=False)
-    executable("mesh-graph", template=[
-        "ncdump -v nEdgesOnCell,cellsOnCell x1.162.grid.nc | awk '" + GRAPH_AWK + "' > {graph_file}",
-        # One rank: every cell in part 0 (gpmetis wants two parts or more).
-        "if [ {n_ranks} -eq 1 ]; then awk 'NR > 1 \\{print 0\\}' {graph_file} > {graph_file}.part.1; fi",
-    ], use_mpi=False, redirect="")  # not into the log: its own redirections write the graph
+    executable(
+        "idealized-inputs",
+        template=[
+            (
+                "cp $(dirname $(command -v {atmosphere_exe}))/namelist.init_atmosphere "
+                "$(dirname $(command -v {atmosphere_exe}))/streams.init_atmosphere "
+                "$(dirname $(command -v {atmosphere_exe}))/namelist.atmosphere "
+                "$(dirname $(command -v {atmosphere_exe}))/streams.atmosphere "
+                "$(dirname $(command -v {atmosphere_exe}))/stream_list.atmosphere.* {experiment_run_dir}/"
+            ),
+            "cp {x1_162_grid} {experiment_run_dir}/x1.162.grid.nc",
+            (
+                "sed -i 's/x1\\.40962/x1.162/g' namelist.init_atmosphere streams.init_atmosphere namelist.atmosphere "
+                "streams.atmosphere"
+            ),
+            (
+                'sed -i "s/config_init_case *=.*/config_init_case = 2/; s/config_nvertlevels *=.*/config_nvertlevels = '
+                '{vertical_levels}/" namelist.init_atmosphere'
+            ),
+            (
+                'sed -i "s/config_dt *=.*/config_dt = {time_step}/; s/config_len_disp *=.*/config_len_disp = '
+                '{dissipation_length}/" namelist.atmosphere'
+            ),
+        ],
+        use_mpi=False,
+    )
+    executable(
+        "mesh-graph",
+        template=[
+            "ncdump -v nEdgesOnCell,cellsOnCell x1.162.grid.nc | awk '" + GRAPH_AWK + "' > {graph_file}",
+            # One rank: every cell in part 0 (gpmetis wants two parts or more).
+            "if [ {n_ranks} -eq 1 ]; then awk 'NR > 1 \\{print 0\\}' {graph_file} > {graph_file}.part.1; fi",
+        ],
+        use_mpi=False,
+        redirect="",
+    )  # not into the log: its own redirections write the graph
     executable("init", "{init_exe}", use_mpi=False, redirect="{experiment_run_dir}/init_atmosphere.out")
 
-    workload("x1_40962", executables=["link-inputs", "configure", "partition", "execute"],
-             input="mpas_a_benchmark_120km")
-    workload("jw_x1_162", executables=["idealized-inputs", "mesh-graph", "partition", "init", "configure", "execute"],
-             input="x1_162_grid", tags=["catalog"])
+    workload(
+        "x1_40962", executables=["link-inputs", "configure", "partition", "execute"], input="mpas_a_benchmark_120km"
+    )
+    workload(
+        "jw_x1_162",
+        executables=["idealized-inputs", "mesh-graph", "partition", "init", "configure", "execute"],
+        input="x1_162_grid",
+        tags=["catalog"],
+    )
 
-    workload_variable("input_path", default="{mpas_a_benchmark_120km}", workload="x1_40962",
-                      description="Directory of the unpacked benchmark")
+    workload_variable(
+        "input_path",
+        default="{mpas_a_benchmark_120km}",
+        workload="x1_40962",
+        description="Directory of the unpacked benchmark",
+    )
     for _workload, _duration, _suite, _graph in (
         ("x1_40962", "20_00:00:00", "mesoscale_reference", "x1.40962.graph.info"),
         ("jw_x1_162", "1_00:00:00", "none", "x1.162.graph.info"),
     ):
-        workload_variable("run_duration", default=_duration, workload=_workload,
-                          description="Forecast length, MPAS' D_HH:MM:SS (the study: 20 days)")
-        workload_variable("physics_suite", default=_suite, workload=_workload,
-                          description="MPAS physics suite (the study: mesoscale_reference; the baroclinic wave "
-                                      "is dry dynamics: none)")
-        workload_variable("graph_file", default=_graph, workload=_workload,
-                          description="Mesh graph; MPAS reads <graph_file>.part.<n_ranks>")
-        workload_variable("gpmetis", default="gpmetis", workload=_workload,
-                          description="METIS' graph partitioner, used when the partition is missing")
-        workload_variable("atmosphere_exe", default="atmosphere_model", workload=_workload,
-                          description="MPAS-Atmosphere model binary")
-        workload_variable("results_file", default="{experiment_run_dir}/log.atmosphere.0000.out",
-                          workload=_workload, description="Rank 0's log")
-        environment_variable("OMP_NUM_THREADS", value="{n_threads}", workload=_workload,
-                             description="OpenMP threads per rank (the recipe builds MPAS with OpenMP)")
-    workload_variable("init_exe", default="init_atmosphere_model", workload="jw_x1_162",
-                      description="MPAS' init_atmosphere core (makes x1.162.init.nc)")
-    workload_variable("vertical_levels", default="26", workload="jw_x1_162",
-                      description="Vertical levels of the idealized state (Jablonowski-Williamson: 26)")
+        workload_variable(
+            "run_duration",
+            default=_duration,
+            workload=_workload,
+            description="Forecast length, MPAS' D_HH:MM:SS (the study: 20 days)",
+        )
+        workload_variable(
+            "physics_suite",
+            default=_suite,
+            workload=_workload,
+            description="MPAS physics suite (the study: mesoscale_reference; the baroclinic wave "
+            "is dry dynamics: none)",
+        )
+        workload_variable(
+            "graph_file",
+            default=_graph,
+            workload=_workload,
+            description="Mesh graph; MPAS reads <graph_file>.part.<n_ranks>",
+        )
+        workload_variable(
+            "gpmetis",
+            default="gpmetis",
+            workload=_workload,
+            description="METIS' graph partitioner, used when the partition is missing",
+        )
+        workload_variable(
+            "atmosphere_exe", default="atmosphere_model", workload=_workload, description="MPAS-Atmosphere model binary"
+        )
+        workload_variable(
+            "results_file",
+            default="{experiment_run_dir}/log.atmosphere.0000.out",
+            workload=_workload,
+            description="Rank 0's log",
+        )
+        environment_variable(
+            "OMP_NUM_THREADS",
+            value="{n_threads}",
+            workload=_workload,
+            description="OpenMP threads per rank (the recipe builds MPAS with OpenMP)",
+        )
+    workload_variable(
+        "init_exe",
+        default="init_atmosphere_model",
+        workload="jw_x1_162",
+        description="MPAS' init_atmosphere core (makes x1.162.init.nc)",
+    )
+    workload_variable(
+        "vertical_levels",
+        default="26",
+        workload="jw_x1_162",
+        description="Vertical levels of the idealized state (Jablonowski-Williamson: 26)",
+    )
     # MPAS: a time step of at most ~6 x the cell spacing in km (1920 km here).
     workload_variable("time_step", default="1800.0", workload="jw_x1_162", description="Model time step (s)")
-    workload_variable("dissipation_length", default="1920000.0", workload="jw_x1_162",
-                      description="config_len_disp: the mesh's cell spacing (m)")
+    workload_variable(
+        "dissipation_length",
+        default="1920000.0",
+        workload="jw_x1_162",
+        description="config_len_disp: the mesh's cell spacing (m)",
+    )
 
     for _name, _row, _group, _units in (
         ("Total time", timer(1, "total time"), "total", "s"),
@@ -159,35 +263,80 @@ class MpasAtmosphere(ExecutableApplication):
     ):
         figure_of_merit(_name, log_file="{results_file}", fom_regex=_row, group_name=_group, units=_units)
     # Every row of the timer table, by timer name (the rows depend on the physics and the build).
-    for _column, _units in (("total", "s"), ("calls", ""), ("min", "s"), ("max", "s"), ("avg", "s"),
-                            ("pct_tot", "%"), ("pct_par", "%"), ("par_eff", "")):
-        figure_of_merit("{timer} " + _column, log_file="{results_file}", fom_regex=TIMER_ROW, group_name=_column,
-                        units=_units)
-    figure_of_merit("MPI tasks", log_file="{results_file}",
-                    fom_regex=r"^Beginning MPAS-atmosphere Output Log File for task\s+0\s+of\s+(?P<tasks>[0-9]+)",
-                    group_name="tasks", units="")
-    figure_of_merit("Cells", log_file="{results_file}", fom_regex=r"^\s*nCells\s*=\s*(?P<cells>[0-9]+)",
-                    group_name="cells", units="")
-    for _name, _label in (("Output messages", "Output messages"), ("Warning messages", "Warning messages"),
-                          ("Error messages", "Error messages"), ("Critical errors", "Critical error messages")):
-        figure_of_merit(_name, log_file="{results_file}", fom_regex=r"^\s*" + _label + r"\s*=\s*(?P<n>[0-9]+)",
-                        group_name="n", units="")
+    for _column, _units in (
+        ("total", "s"),
+        ("calls", ""),
+        ("min", "s"),
+        ("max", "s"),
+        ("avg", "s"),
+        ("pct_tot", "%"),
+        ("pct_par", "%"),
+        ("par_eff", ""),
+    ):
+        figure_of_merit(
+            "{timer} " + _column, log_file="{results_file}", fom_regex=TIMER_ROW, group_name=_column, units=_units
+        )
+    figure_of_merit(
+        "MPI tasks",
+        log_file="{results_file}",
+        fom_regex=r"^Beginning MPAS-atmosphere Output Log File for task\s+0\s+of\s+(?P<tasks>[0-9]+)",
+        group_name="tasks",
+        units="",
+    )
+    figure_of_merit(
+        "Cells",
+        log_file="{results_file}",
+        fom_regex=r"^\s*nCells\s*=\s*(?P<cells>[0-9]+)",
+        group_name="cells",
+        units="",
+    )
+    for _name, _label in (
+        ("Output messages", "Output messages"),
+        ("Warning messages", "Warning messages"),
+        ("Error messages", "Error messages"),
+        ("Critical errors", "Critical error messages"),
+    ):
+        figure_of_merit(
+            _name,
+            log_file="{results_file}",
+            fom_regex=r"^\s*" + _label + r"\s*=\s*(?P<n>[0-9]+)",
+            group_name="n",
+            units="",
+        )
     # After every step: its wall time and the extremes of w and u (the last step's are kept).
-    figure_of_merit("Last step time", log_file="{results_file}",
-                    fom_regex=r"^\s*Timing for integration step:\s*(?P<s>" + NUM + r")\s*s", group_name="s",
-                    units="s")
+    figure_of_merit(
+        "Last step time",
+        log_file="{results_file}",
+        fom_regex=r"^\s*Timing for integration step:\s*(?P<s>" + NUM + r")\s*s",
+        group_name="s",
+        units="s",
+    )
     for _field in ("w", "u"):
         for _end, _group in (("min", "lo"), ("max", "hi")):
-            figure_of_merit(f"Last step global {_end} {_field}", log_file="{results_file}",
-                            fom_regex=r"^\s*global min, max " + _field + r"\s+(?P<lo>" + NUM + r")\s+(?P<hi>" + NUM
-                            + r")\s*$", group_name=_group, units="m/s")
+            figure_of_merit(
+                f"Last step global {_end} {_field}",
+                log_file="{results_file}",
+                fom_regex=r"^\s*global min, max " + _field + r"\s+(?P<lo>" + NUM + r")\s+(?P<hi>" + NUM + r")\s*$",
+                group_name=_group,
+                units="m/s",
+            )
 
-    success_criteria("completed", mode="string", match=r"^\s*Finished running the atmosphere core",
-                     file="{results_file}")
+    success_criteria(
+        "completed", mode="string", match=r"^\s*Finished running the atmosphere core", file="{results_file}"
+    )
     # MPAS' own count of critical errors (its log ends with it).
-    success_criteria("no-errors", mode="string", match=r"^\s*Critical error messages\s*=\s*0\s*$",
-                     file="{results_file}")
-    success_criteria("finite-values", mode="string", file="{results_file}",
-                     anti_match=r"^\s*(global min, max|Timing for integration step).*\b(NaN|nan|Infinity|inf)\b")
-    success_criteria("requested-tasks", mode="string", file="{results_file}",
-                     match=r"^Beginning MPAS-atmosphere Output Log File for task\s+0\s+of\s+{n_ranks}\s*$")
+    success_criteria(
+        "no-errors", mode="string", match=r"^\s*Critical error messages\s*=\s*0\s*$", file="{results_file}"
+    )
+    success_criteria(
+        "finite-values",
+        mode="string",
+        file="{results_file}",
+        anti_match=r"^\s*(global min, max|Timing for integration step).*\b(NaN|nan|Infinity|inf)\b",
+    )
+    success_criteria(
+        "requested-tasks",
+        mode="string",
+        file="{results_file}",
+        match=r"^Beginning MPAS-atmosphere Output Log File for task\s+0\s+of\s+{n_ranks}\s*$",
+    )

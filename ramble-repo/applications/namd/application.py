@@ -9,14 +9,23 @@ from ramble.keywords import keywords
 NUM = r"[-+]?[0-9]*\.?[0-9]+(?:[eE][-+]?[0-9]+)?"
 # "Info: Benchmark time:" is the FOM line. NAMD 2.x ends it with days/ns; NAMD 3 in GPU-resident
 # mode prints ns/day there instead (and 0 MB memory), which Ramble's builtin regex does not read.
-BENCHMARK = (r"Info: Benchmark time:\s+(?P<cpus>[0-9]+)\s+CPUs\s+(?P<s_per_step>[0-9.eE+-]+)\s+s/step\s+"
-             r"(?P<rate>[0-9.eE+-]+)\s+(?P<unit>days/ns|ns/day)\s+(?P<mem>[0-9.eE+-]+)\s+MB memory")
+BENCHMARK = (
+    r"Info: Benchmark time:\s+(?P<cpus>[0-9]+)\s+CPUs\s+(?P<s_per_step>[0-9.eE+-]+)\s+s/step\s+"
+    r"(?P<rate>[0-9.eE+-]+)\s+(?P<unit>days/ns|ns/day)\s+(?P<mem>[0-9.eE+-]+)\s+MB memory"
+)
 # The first estimate, printed before the benchmark lines, in the same layout.
 INITIAL = BENCHMARK.replace("Benchmark time", "Initial time")
 # NAMD 2.15/3.x (outputPerformance): "PERFORMANCE: 500  averaging 34.8074 ns/day, 0.00248223
 # sec/step with standard deviation 0.000148228" (2.15 alpha: no standard deviation).
-PERFORMANCE = (r"^PERFORMANCE:\s+(?P<step>[0-9]+)\s+averaging\s+(?P<nspd>" + NUM + r")\s+ns/day,\s+(?P<sps>"
-               + NUM + r")\s+sec/step(?:\s+with standard deviation\s+(?P<sd>" + NUM + r"))?")
+PERFORMANCE = (
+    r"^PERFORMANCE:\s+(?P<step>[0-9]+)\s+averaging\s+(?P<nspd>"
+    + NUM
+    + r")\s+ns/day,\s+(?P<sps>"
+    + NUM
+    + r")\s+sec/step(?:\s+with standard deviation\s+(?P<sd>"
+    + NUM
+    + r"))?"
+)
 STARTUP = r"^Info: Finished startup at (?P<t>" + NUM + r") s, (?P<mem>" + NUM + r") MB of memory in use"
 
 
@@ -45,25 +54,40 @@ class Namd(BuiltinNamd):
 
     # namd3 for the studies' workloads (NAMD 3.0 is pinned); the builtin's other workloads keep
     # namd2, which their inputs were written for.
-    for _workload in ("stmv", "ApoA1", "ATPase", "20STMV", "tiny", "interactive_BPTI", "ER-GRE",
-                      "decalanin", "tcl-forces"):
-        workload_variable("namd_exe", default="namd3" if _workload in ("stmv", "ApoA1") else "namd2",
-                          values=["namd3", "namd2"], workloads=[_workload],
-                          description="NAMD binary: namd3 (NAMD 3.x) or namd2 (NAMD 2.x)")
+    for _workload in (
+        "stmv",
+        "ApoA1",
+        "ATPase",
+        "20STMV",
+        "tiny",
+        "interactive_BPTI",
+        "ER-GRE",
+        "decalanin",
+        "tcl-forces",
+    ):
+        workload_variable(
+            "namd_exe",
+            default="namd3" if _workload in ("stmv", "ApoA1") else "namd2",
+            values=["namd3", "namd2"],
+            workloads=[_workload],
+            description="NAMD binary: namd3 (NAMD 3.x) or namd2 (NAMD 2.x)",
+        )
 
     input_file(
-        "stmv", url="https://www.ks.uiuc.edu/Research/namd/utilities/stmv.tar.gz",
+        "stmv",
+        url="https://www.ks.uiuc.edu/Research/namd/utilities/stmv.tar.gz",
         sha256="2ef8beaa22046f2bf4ddc85bb8141391a27041302f101f5302f937d04104ccdd",
         description="STMV (virus) benchmark (1,066,628 atoms, periodic, PME). Offline (Ramble then only "
-                    "says 'All fetchers failed'): save stmv.tar.gz as <mirror>/namd/stmv.tar.gz in a "
-                    "Ramble mirror (ramble mirror add <name> file://<mirror>)",
+        "says 'All fetchers failed'): save stmv.tar.gz as <mirror>/namd/stmv.tar.gz in a "
+        "Ramble mirror (ramble mirror add <name> file://<mirror>)",
     )
     input_file(
-        "ApoA1", url="https://www.ks.uiuc.edu/Research/namd/utilities/apoa1.tar.gz",
+        "ApoA1",
+        url="https://www.ks.uiuc.edu/Research/namd/utilities/apoa1.tar.gz",
         sha256="fe30322cc94d93dff6c4e517d28584c48d0d0a1a7b23e2cd74cdb36d03863b22",
         description="ApoA1 benchmark (92,224 atoms, periodic, PME). Offline (Ramble then only says "
-                    "'All fetchers failed'): save apoa1.tar.gz as <mirror>/namd/ApoA1.tar.gz in a "
-                    "Ramble mirror (ramble mirror add <name> file://<mirror>)",
+        "'All fetchers failed'): save apoa1.tar.gz as <mirror>/namd/ApoA1.tar.gz in a "
+        "Ramble mirror (ramble mirror add <name> file://<mirror>)",
     )
 
     log_file_str = Expander.expansion_str(keywords.log_file)
@@ -71,36 +95,62 @@ class Namd(BuiltinNamd):
     # NAMD prints "End of program" (the builtin's criterion) after a FATAL ERROR too; a completed
     # run ends with its WallClock line.
     success_criteria("completed", mode="string", match=r".*WallClock:\s+[0-9.]+\s+CPUTime:", file=log_file_str)
-    success_criteria("no-errors", mode="string", file=log_file_str,
-                     anti_match=r".*(?:FATAL ERROR|Charm\+\+ fatal error|Called CmiAbort|MPI_ABORT was invoked"
-                                r"|Segmentation fault)")
+    success_criteria(
+        "no-errors",
+        mode="string",
+        file=log_file_str,
+        anti_match=r".*(?:FATAL ERROR|Charm\+\+ fatal error|Called CmiAbort|MPI_ABORT was invoked"
+        r"|Segmentation fault)",
+    )
     # Energies NAMD could not compute ("nan" in an ENERGY line) before it gives up on them.
-    success_criteria("finite-values", mode="string", file=log_file_str,
-                     anti_match=r"(?i)^ENERGY:.*\s[-+]?(?:nan|inf)(?:\s|$)")
+    success_criteria(
+        "finite-values", mode="string", file=log_file_str, anti_match=r"(?i)^ENERGY:.*\s[-+]?(?:nan|inf)(?:\s|$)"
+    )
 
-    figure_of_merit("Number of CPUs", log_file=log_file_str, fom_regex=BENCHMARK,
-                    group_name="cpus", units="")
-    figure_of_merit("Benchmark wall time per step", log_file=log_file_str, fom_regex=BENCHMARK,
-                    group_name="s_per_step", units="s")
-    figure_of_merit("Benchmark memory used", log_file=log_file_str, fom_regex=BENCHMARK,
-                    group_name="mem", units="MB")
-    figure_of_merit("Benchmark days per nanosecond", log_file=log_file_str,
-                    fom_regex=BENCHMARK.replace(r"(?P<unit>days/ns|ns/day)", "days/ns"),
-                    group_name="rate", units="days/ns")
-    figure_of_merit("Benchmark nanoseconds per day", log_file=log_file_str,
-                    fom_regex=BENCHMARK.replace(r"(?P<unit>days/ns|ns/day)", "ns/day"),
-                    group_name="rate", units="ns/day")
-    for _name, _group, _units in (("Initial wall time per step", "s_per_step", "s"),
-                                  ("Initial memory used", "mem", "MB")):
+    figure_of_merit("Number of CPUs", log_file=log_file_str, fom_regex=BENCHMARK, group_name="cpus", units="")
+    figure_of_merit(
+        "Benchmark wall time per step", log_file=log_file_str, fom_regex=BENCHMARK, group_name="s_per_step", units="s"
+    )
+    figure_of_merit("Benchmark memory used", log_file=log_file_str, fom_regex=BENCHMARK, group_name="mem", units="MB")
+    figure_of_merit(
+        "Benchmark days per nanosecond",
+        log_file=log_file_str,
+        fom_regex=BENCHMARK.replace(r"(?P<unit>days/ns|ns/day)", "days/ns"),
+        group_name="rate",
+        units="days/ns",
+    )
+    figure_of_merit(
+        "Benchmark nanoseconds per day",
+        log_file=log_file_str,
+        fom_regex=BENCHMARK.replace(r"(?P<unit>days/ns|ns/day)", "ns/day"),
+        group_name="rate",
+        units="ns/day",
+    )
+    for _name, _group, _units in (
+        ("Initial wall time per step", "s_per_step", "s"),
+        ("Initial memory used", "mem", "MB"),
+    ):
         figure_of_merit(_name, log_file=log_file_str, fom_regex=INITIAL, group_name=_group, units=_units)
-    figure_of_merit("Initial days per nanosecond", log_file=log_file_str,
-                    fom_regex=INITIAL.replace(r"(?P<unit>days/ns|ns/day)", "days/ns"), group_name="rate", units="days/ns")
-    figure_of_merit("Initial nanoseconds per day", log_file=log_file_str,
-                    fom_regex=INITIAL.replace(r"(?P<unit>days/ns|ns/day)", "ns/day"), group_name="rate", units="ns/day")
-    for _name, _group, _units in (("Performance nanoseconds per day", "nspd", "ns/day"),
-                                  ("Performance seconds per step", "sps", "s"),
-                                  ("Performance step", "step", ""),
-                                  ("Performance seconds per step deviation", "sd", "s")):
+    figure_of_merit(
+        "Initial days per nanosecond",
+        log_file=log_file_str,
+        fom_regex=INITIAL.replace(r"(?P<unit>days/ns|ns/day)", "days/ns"),
+        group_name="rate",
+        units="days/ns",
+    )
+    figure_of_merit(
+        "Initial nanoseconds per day",
+        log_file=log_file_str,
+        fom_regex=INITIAL.replace(r"(?P<unit>days/ns|ns/day)", "ns/day"),
+        group_name="rate",
+        units="ns/day",
+    )
+    for _name, _group, _units in (
+        ("Performance nanoseconds per day", "nspd", "ns/day"),
+        ("Performance seconds per step", "sps", "s"),
+        ("Performance step", "step", ""),
+        ("Performance seconds per step deviation", "sd", "s"),
+    ):
         figure_of_merit(_name, log_file=log_file_str, fom_regex=PERFORMANCE, group_name=_group, units=_units)
     figure_of_merit("Startup time", log_file=log_file_str, fom_regex=STARTUP, group_name="t", units="s")
     figure_of_merit("Startup memory", log_file=log_file_str, fom_regex=STARTUP, group_name="mem", units="MB")

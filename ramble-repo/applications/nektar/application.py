@@ -5,8 +5,7 @@ from ramble.appkit import *
 
 NUM = r"[-+]?[0-9]*\.?[0-9]+(?:[eE][+-]?[0-9]+)?"
 # Printed every IO_InfoSteps steps by Nektar++'s time-stepping solvers (UnsteadySystem).
-STEPS = (r"^\s*Steps:\s*(?P<steps>[0-9]+)\s+Time:\s*(?P<time>" + NUM + r")\s+CPU Time:\s*(?P<cpu>"
-         + NUM + r")s")
+STEPS = r"^\s*Steps:\s*(?P<steps>[0-9]+)\s+Time:\s*(?P<time>" + NUM + r")\s+CPU Time:\s*(?P<cpu>" + NUM + r")s"
 # gslib's set-up report of an MPI run: "pairwise times (avg, min, max): 2.58e-06 2.51e-06 2.65e-06".
 GS = r"^\s*(?P<what>pairwise times|crystal router|all reduce|handle bytes|buffer bytes)\s*(?:\(avg, min, max\))?\s*:\s*"
 
@@ -45,57 +44,111 @@ class Nektar(ExecutableApplication):
     workload("incns", executables=["execute"])
     workload("chanflow_m3", executables=["copy-session", "execute"], tags=["catalog"])
 
-    for _workload, _session in (("incns", "{workload_input_dir}/session.xml"),
-                                ("chanflow_m3", "{experiment_run_dir}/ChanFlow_m3.xml")):
-        workload_variable("solver", default="IncNavierStokesSolver", workload=_workload,
-                          description="Nektar++ solver binary")
-        workload_variable("session_files", default=_session, workload=_workload,
-                          description="Session file(s) (mesh and conditions, space separated); the study's "
-                                      "case is not public: place it here")
-        workload_variable("solver_flags", default="", workload=_workload,
-                          description="Solver options (e.g. -v, --io-format Hdf5, -I GlobalSysSoln=...)")
-    workload_variable("session_source", default="{nektar_path}/share/nektar/tests/IncNavierStokesSolver/ChanFlow_m3.xml",
-                      workload="chanflow_m3", description="The regression session the nektar package installs")
+    for _workload, _session in (
+        ("incns", "{workload_input_dir}/session.xml"),
+        ("chanflow_m3", "{experiment_run_dir}/ChanFlow_m3.xml"),
+    ):
+        workload_variable(
+            "solver", default="IncNavierStokesSolver", workload=_workload, description="Nektar++ solver binary"
+        )
+        workload_variable(
+            "session_files",
+            default=_session,
+            workload=_workload,
+            description="Session file(s) (mesh and conditions, space separated); the study's "
+            "case is not public: place it here",
+        )
+        workload_variable(
+            "solver_flags",
+            default="",
+            workload=_workload,
+            description="Solver options (e.g. -v, --io-format Hdf5, -I GlobalSysSoln=...)",
+        )
+    workload_variable(
+        "session_source",
+        default="{nektar_path}/share/nektar/tests/IncNavierStokesSolver/ChanFlow_m3.xml",
+        workload="chanflow_m3",
+        description="The regression session the nektar package installs",
+    )
 
-    figure_of_merit("Time-integration time", fom_regex=r"^\s*Time-integration\s*:\s*(?P<seconds>" + NUM + r")s",
-                    group_name="seconds", units="s")
-    figure_of_merit("Total computation time",
-                    fom_regex=r"^\s*Total Computation Time\s*=\s*(?P<seconds>" + NUM + r")s",
-                    group_name="seconds", units="s")
+    figure_of_merit(
+        "Time-integration time",
+        fom_regex=r"^\s*Time-integration\s*:\s*(?P<seconds>" + NUM + r")s",
+        group_name="seconds",
+        units="s",
+    )
+    figure_of_merit(
+        "Total computation time",
+        fom_regex=r"^\s*Total Computation Time\s*=\s*(?P<seconds>" + NUM + r")s",
+        group_name="seconds",
+        units="s",
+    )
     # The last progress line: how far the run got.
     figure_of_merit("Steps", fom_regex=STEPS, group_name="steps", units="")
     figure_of_merit("Simulated time", fom_regex=STEPS, group_name="time", units="")
     figure_of_merit("CPU time of the last steps", fom_regex=STEPS, group_name="cpu", units="s")
-    figure_of_merit("L2 error {variable}", fom_regex=r"^\s*L 2 error \(variable (?P<variable>\w+)\)\s*:\s*(?P<error>"
-                    + NUM + r")", group_name="error", units="")
-    figure_of_merit("Linf error {variable}", fom_regex=r"^\s*L inf error \(variable (?P<variable>\w+)\)\s*:\s*"
-                    r"(?P<error>" + NUM + r")", group_name="error", units="")
+    figure_of_merit(
+        "L2 error {variable}",
+        fom_regex=r"^\s*L 2 error \(variable (?P<variable>\w+)\)\s*:\s*(?P<error>" + NUM + r")",
+        group_name="error",
+        units="",
+    )
+    figure_of_merit(
+        "Linf error {variable}",
+        fom_regex=r"^\s*L inf error \(variable (?P<variable>\w+)\)\s*:\s*" r"(?P<error>" + NUM + r")",
+        group_name="error",
+        units="",
+    )
     # The session summary's numbers.
-    for _name, _label, _units in (("Processes", r"Num\. Processes", ""), ("Spatial dimension", r"Spatial Dim\.", ""),
-                                  ("Expansion dimension", r"Expansion Dim\.", ""),
-                                  ("Max expansion order", r"Max SEM Exp\. Order", ""),
-                                  ("Time step", r"Time Step", ""), ("Number of steps", r"No\. of Steps", ""),
-                                  ("Checkpoint interval", r"Checkpoints \(steps\)", "")):
-        figure_of_merit(_name, fom_regex=r"^\s*" + _label + r":\s*(?P<n>" + NUM + r")\s*$", group_name="n",
-                        units=_units)
+    for _name, _label, _units in (
+        ("Processes", r"Num\. Processes", ""),
+        ("Spatial dimension", r"Spatial Dim\.", ""),
+        ("Expansion dimension", r"Expansion Dim\.", ""),
+        ("Max expansion order", r"Max SEM Exp\. Order", ""),
+        ("Time step", r"Time Step", ""),
+        ("Number of steps", r"No\. of Steps", ""),
+        ("Checkpoint interval", r"Checkpoints \(steps\)", ""),
+    ):
+        figure_of_merit(
+            _name, fom_regex=r"^\s*" + _label + r":\s*(?P<n>" + NUM + r")\s*$", group_name="n", units=_units
+        )
     # gslib's communication set-up (MPI runs): average, minimum and maximum of each measure.
     for _stat in ("avg", "min", "max"):
-        figure_of_merit("gslib {what} " + _stat,
-                        fom_regex=GS + r"(?P<avg>" + NUM + r")\s+(?P<min>" + NUM + r")\s+(?P<max>" + NUM + r")\s*$",
-                        group_name=_stat, units="")
-    figure_of_merit("gslib unique labels shared", fom_regex=r"^\s*gs_setup:\s*(?P<n>[0-9]+) unique labels shared",
-                    group_name="n", units="")
+        figure_of_merit(
+            "gslib {what} " + _stat,
+            fom_regex=GS + r"(?P<avg>" + NUM + r")\s+(?P<min>" + NUM + r")\s+(?P<max>" + NUM + r")\s*$",
+            group_name=_stat,
+            units="",
+        )
+    figure_of_merit(
+        "gslib unique labels shared",
+        fom_regex=r"^\s*gs_setup:\s*(?P<n>[0-9]+) unique labels shared",
+        group_name="n",
+        units="",
+    )
     # The output write of the last checkpoint or field file: "Writing: "x.fld" (0.0113s, XML)".
-    figure_of_merit("Last write time", fom_regex=r'^\s*Writing: ".*" \((?P<seconds>' + NUM + r")s, \w+\)",
-                    group_name="seconds", units="s")
+    figure_of_merit(
+        "Last write time",
+        fom_regex=r'^\s*Writing: ".*" \((?P<seconds>' + NUM + r")s, \w+\)",
+        group_name="seconds",
+        units="s",
+    )
 
     success_criteria("completed", mode="string", match=r"^\s*Total Computation Time", file="{log_file}")
     # Nektar++ reports errors as "Fatal : Level 0 assertion violation" (and NaN checks as errors).
-    success_criteria("no-errors", mode="string", file="{log_file}",
-                     anti_match=r".*(Level 0 assertion violation|Nektar\+\+ error|NaN found|Segmentation fault|"
-                                r"exited on signal|MPI_ABORT|BAD TERMINATION)")
-    success_criteria("finite-values", mode="string", file="{log_file}",
-                     anti_match=r"^\s*(Steps:|L 2 error|L inf error|Time-integration).*\b(nan|-nan|inf|NaN)\b")
+    success_criteria(
+        "no-errors",
+        mode="string",
+        file="{log_file}",
+        anti_match=r".*(Level 0 assertion violation|Nektar\+\+ error|NaN found|Segmentation fault|"
+        r"exited on signal|MPI_ABORT|BAD TERMINATION)",
+    )
+    success_criteria(
+        "finite-values",
+        mode="string",
+        file="{log_file}",
+        anti_match=r"^\s*(Steps:|L 2 error|L inf error|Time-integration).*\b(nan|-nan|inf|NaN)\b",
+    )
 
     def evaluate_success(self):
         """requested-processes (Ramble's application-function criterion): a parallel run names its

@@ -29,8 +29,9 @@ class Npb(ExecutableApplication):
     tags("benchmark", "mpi", "cfd", "kernels")
 
     # Class S by default (the catalog's); the studies set npb_class C and build class C.
-    software_spec("npb", pkg_spec="npb@=3.4 implementation=mpi names=cg,ep,ft,is,lu,mg classes=S",
-                  package_manager="spack*")
+    software_spec(
+        "npb", pkg_spec="npb@=3.4 implementation=mpi names=cg,ep,ft,is,lu,mg classes=S", package_manager="spack*"
+    )
     required_package("npb", package_manager="spack*")
 
     # " NAS Parallel Benchmarks 3.4 -- CG Benchmark" (3.3.1: "NAS Parallel Benchmarks 3.3 -- CG Benchmark").
@@ -41,13 +42,22 @@ class Npb(ExecutableApplication):
         # The catalog's: CG class S, under a second at 1 or 2 ranks (CG needs a power of two).
         workload(kernel, executable=f"execute-{kernel}", tags=["catalog"] if kernel == "cg" else [])
 
-    workload_variable("npb_class", default="S", values=["S", "W", "A", "B", "C", "D", "E", "F"],
-                      workloads=KERNELS,
-                      description="Problem class (S: seconds on a laptop; C: the studies'); it must be "
-                                  "among the `classes` the npb package was built with")
-    workload_variable("npb_suffix", default="x", values=["x", "{n_ranks}"], workloads=KERNELS,
-                      description="Binary name suffix: 'x' for NPB 3.4, '{n_ranks}' for NPB 3.3.1, "
-                                  "whose binaries are built per process count (Spack variant `nprocs`)")
+    workload_variable(
+        "npb_class",
+        default="S",
+        values=["S", "W", "A", "B", "C", "D", "E", "F"],
+        workloads=KERNELS,
+        description="Problem class (S: seconds on a laptop; C: the studies'); it must be "
+        "among the `classes` the npb package was built with",
+    )
+    workload_variable(
+        "npb_suffix",
+        default="x",
+        values=["x", "{n_ranks}"],
+        workloads=KERNELS,
+        description="Binary name suffix: 'x' for NPB 3.4, '{n_ranks}' for NPB 3.3.1, "
+        "whose binaries are built per process count (Spack variant `nprocs`)",
+    )
 
     # Every number of the summary (the results table keeps numbers only: the benchmark's name,
     # class, operation type and version are words or version strings, and the class and the
@@ -55,21 +65,28 @@ class Npb(ExecutableApplication):
     # IS, LU's nx) or a grid (FT, MG, LU: "64x  64x  64").
     figure_of_merit("Size", fom_regex=result("Size", r"[0-9]+"), group_name="value", log_file=LOG, units="")
     for axis, group in (("x", "nx"), ("y", "ny"), ("z", "nz")):
-        figure_of_merit(f"Size {axis}", group_name=group, log_file=LOG, units="",
-                        fom_regex=r"^\s*Size\s*=\s*(?P<nx>[0-9]+)\s*x\s*(?P<ny>[0-9]+)\s*x\s*(?P<nz>[0-9]+)\s*$")
-    figure_of_merit("Iterations", fom_regex=result("Iterations"), group_name="value", log_file=LOG,
-                    units="")
-    figure_of_merit("Time", fom_regex=result("Time in seconds"), group_name="value", log_file=LOG,
-                    units="s")
+        figure_of_merit(
+            f"Size {axis}",
+            group_name=group,
+            log_file=LOG,
+            units="",
+            fom_regex=r"^\s*Size\s*=\s*(?P<nx>[0-9]+)\s*x\s*(?P<ny>[0-9]+)\s*x\s*(?P<nz>[0-9]+)\s*$",
+        )
+    figure_of_merit("Iterations", fom_regex=result("Iterations"), group_name="value", log_file=LOG, units="")
+    figure_of_merit("Time", fom_regex=result("Time in seconds"), group_name="value", log_file=LOG, units="s")
     # MPI builds print processes, OpenMP builds threads (NPB3.x-OMP: "Total threads", "Avail
     # threads", "Mop/s/thread"); 3.4 adds "Active procs" (later 3.4.x "Active processes="), 3.3.1
     # printed "Compiled procs".
-    for label, name, units in ((r"Total processes", "Total processes", ""),
-                               (r"Active proc(?:s|esses)", "Active processes", ""),
-                               (r"Compiled procs", "Compiled processes", ""), (r"Total threads", "Total threads", ""),
-                               (r"Avail threads", "Available threads", ""), (r"Mop/s total", "Mop/s total", "Mop/s"),
-                               (r"Mop/s/process", "Mop/s per process", "Mop/s"),
-                               (r"Mop/s/thread", "Mop/s per thread", "Mop/s")):
+    for label, name, units in (
+        (r"Total processes", "Total processes", ""),
+        (r"Active proc(?:s|esses)", "Active processes", ""),
+        (r"Compiled procs", "Compiled processes", ""),
+        (r"Total threads", "Total threads", ""),
+        (r"Avail threads", "Available threads", ""),
+        (r"Mop/s total", "Mop/s total", "Mop/s"),
+        (r"Mop/s/process", "Mop/s per process", "Mop/s"),
+        (r"Mop/s/thread", "Mop/s per thread", "Mop/s"),
+    ):
         figure_of_merit(name, fom_regex=result(label), group_name="value", log_file=LOG, units=units)
 
     # " CG Benchmark Completed." opens the summary NPB prints when the run finished.
@@ -79,13 +96,22 @@ class Npb(ExecutableApplication):
     # NPB's own errors ("ERROR: Number of processes (3) is not a power of two", 3.3.1's "Error:"
     # before "num of procs allocated ... is not equal to compiled number of procs"; not the
     # verification's " Error is 0.52E-13"), MPI aborts, crashes and killed job steps.
-    success_criteria("no-errors", mode="string", file=LOG,
-                     anti_match=r"^(\s*(ERROR|Error):|.*MPI_ABORT|.*BAD TERMINATION|.*exited on signal"
-                                r"|.*exited with non-zero status|.*Segmentation fault|srun: error|slurmstepd: error"
-                                r"|.*CANCELLED)")
-    success_criteria("finite-values", mode="string", file=LOG,
-                     anti_match=r"(?i)^\s*(Time in seconds|Mop/s\S*)\s*=\s*(nan|inf|\*+)\s*$")
+    success_criteria(
+        "no-errors",
+        mode="string",
+        file=LOG,
+        anti_match=r"^(\s*(ERROR|Error):|.*MPI_ABORT|.*BAD TERMINATION|.*exited on signal"
+        r"|.*exited with non-zero status|.*Segmentation fault|srun: error|slurmstepd: error"
+        r"|.*CANCELLED)",
+    )
+    success_criteria(
+        "finite-values",
+        mode="string",
+        file=LOG,
+        anti_match=r"(?i)^\s*(Time in seconds|Mop/s\S*)\s*=\s*(nan|inf|\*+)\s*$",
+    )
     success_criteria("requested-class", mode="string", match=r"^\s*Class\s*=\s*{npb_class}\s*$", file=LOG)
     # The run's width: MPI processes (an OpenMP build's log, read as an experiment, its threads).
-    success_criteria("requested-ranks", mode="string", match=r"^\s*Total (?:processes|threads)\s*=\s*{n_ranks}\s*$",
-                     file=LOG)
+    success_criteria(
+        "requested-ranks", mode="string", match=r"^\s*Total (?:processes|threads)\s*=\s*{n_ranks}\s*$", file=LOG
+    )

@@ -7,9 +7,11 @@ from ramble.appkit import *
 NUM = r"[-+]?[0-9]*\.?[0-9]+(?:[eE][+-]?[0-9]+)?"
 # A row of the cycle table: CYCLE TIME TIME-STEP ELEMENT(type id) ERROR I-ENERGY K-ENERGY-T
 # K-ENERGY-R EXT-WORK MAS.ERR TOTAL-MASS MASS-ADDED (the last two since 2019's versions).
-CYCLE_ROW = (rf"^\s+(?P<cycle>[0-9]+)\s+(?P<time>{NUM})\s+(?P<dt>{NUM})\s+(?P<element>\S+)\s+(?P<element_id>[0-9]+)"
-             rf"\s+(?P<error>{NUM})%\s+(?P<ie>{NUM})\s+(?P<ket>{NUM})\s+(?P<ker>{NUM})\s+(?P<ext>{NUM})"
-             rf"\s+(?P<mas_err>{NUM})(?:\s+(?P<mass>{NUM})\s+(?P<mass_added>{NUM}))?\s*$")
+CYCLE_ROW = (
+    rf"^\s+(?P<cycle>[0-9]+)\s+(?P<time>{NUM})\s+(?P<dt>{NUM})\s+(?P<element>\S+)\s+(?P<element_id>[0-9]+)"
+    rf"\s+(?P<error>{NUM})%\s+(?P<ie>{NUM})\s+(?P<ket>{NUM})\s+(?P<ker>{NUM})\s+(?P<ext>{NUM})"
+    rf"\s+(?P<mas_err>{NUM})(?:\s+(?P<mass>{NUM})\s+(?P<mass_added>{NUM}))?\s*$"
+)
 # The per-process timer tables ("** CPU USER TIME **" / "** ELAPSED TIME **", each with a SUMMARY
 # and an SPMD COM. TIME table whose columns depend on the model), flattened one value a line.
 TABLES = "openradioss_tables.out"
@@ -76,63 +78,127 @@ class Openradioss(ExecutableApplication):
         sha256="0077444173c51600f5d733fed3735e180fc7ed0eda18b3c615c17837322f9aaa",
         extension="zip",
         description="NEON 1M-element frontal crash (Neon1m11_2017.zip: NEON1M11_0000.rad, "
-                    "NEON1M11_0001.rad), from openradioss.org's HPC benchmark models. Offline: save it "
-                    "as <mirror>/openradioss/neon_1m.zip in a Ramble mirror (ramble mirror add)",
+        "NEON1M11_0001.rad), from openradioss.org's HPC benchmark models. Offline: save it "
+        "as <mirror>/openradioss/neon_1m.zip in a Ramble mirror (ramble mirror add)",
     )
     # The QA deck at the commit the openradioss recipe builds (CC BY-NC 4.0, Altair).
-    _QA = ("https://raw.githubusercontent.com/OpenRadioss/OpenRadioss/6247818ad01c01aedd530c4a386bb075bcd81a5b/"
-           "qa-tests/miniqa/CRASH/crashtriangles/data/")
-    input_file("tritubv4_starter", url=_QA + "TRITUBV4_0000.rad", expand=False,
-               sha256="6bd699ea3fdd509eded5f6e68b3d10e1e929629f5dbc6d0aac662d60c27d71c9",
-               description="TRITUBV4 starter deck (model: a tube of 3-node shells crashing into a wall). "
-                           "Offline: <mirror>/openradioss/tritubv4_starter in a Ramble mirror")
-    input_file("tritubv4_engine", url=_QA + "TRITUBV4_0001.rad", expand=False,
-               sha256="9b0da09e53c7de44ccf79c2a7b76f2cc629636a8359be2897dd6b88062269b4a",
-               description="TRITUBV4 engine deck (/RUN to 75.1 ms, animation every 5 ms)")
+    _QA = (
+        "https://raw.githubusercontent.com/OpenRadioss/OpenRadioss/6247818ad01c01aedd530c4a386bb075bcd81a5b/"
+        "qa-tests/miniqa/CRASH/crashtriangles/data/"
+    )
+    input_file(
+        "tritubv4_starter",
+        url=_QA + "TRITUBV4_0000.rad",
+        expand=False,
+        sha256="6bd699ea3fdd509eded5f6e68b3d10e1e929629f5dbc6d0aac662d60c27d71c9",
+        description="TRITUBV4 starter deck (model: a tube of 3-node shells crashing into a wall). "
+        "Offline: <mirror>/openradioss/tritubv4_starter in a Ramble mirror",
+    )
+    input_file(
+        "tritubv4_engine",
+        url=_QA + "TRITUBV4_0001.rad",
+        expand=False,
+        sha256="9b0da09e53c7de44ccf79c2a7b76f2cc629636a8359be2897dd6b88062269b4a",
+        description="TRITUBV4 engine deck (/RUN to 75.1 ms, animation every 5 ms)",
+    )
 
-    executable("copy-inputs", template=["cp {starter_input} {experiment_run_dir}/{run_name}_0000.rad",
-                                        "cp {engine_input} {experiment_run_dir}/{run_name}_0001.rad"],
-               use_mpi=False)
+    executable(
+        "copy-inputs",
+        template=[
+            "cp {starter_input} {experiment_run_dir}/{run_name}_0000.rad",
+            "cp {engine_input} {experiment_run_dir}/{run_name}_0001.rad",
+        ],
+        use_mpi=False,
+    )
     # The Phoronix profile shortens NEON the same way (0.08 -> 0.008 s): the engine file's /RUN
     # card carries the final time.
-    executable("set-end-time", template=[('sed -i "s/{deck_end_time}/{end_time}/g" '
-                                         "{experiment_run_dir}/{run_name}_0001.rad")], use_mpi=False)
-    executable("starter", "{starter_exe} -i {run_name}_0000.rad -np {n_ranks} -nt {n_threads}",
-               use_mpi=False, redirect="{experiment_run_dir}/starter.log")
+    executable(
+        "set-end-time",
+        template=[('sed -i "s/{deck_end_time}/{end_time}/g" ' "{experiment_run_dir}/{run_name}_0001.rad")],
+        use_mpi=False,
+    )
+    executable(
+        "starter",
+        "{starter_exe} -i {run_name}_0000.rad -np {n_ranks} -nt {n_threads}",
+        use_mpi=False,
+        redirect="{experiment_run_dir}/starter.log",
+    )
     executable("engine", "{engine_exe} -i {run_name}_0001.rad -nt {n_threads} {engine_flags}", use_mpi=True)
 
     workload("neon_1m", executables=["copy-inputs", "set-end-time", "starter", "engine"], input="neon_1m")
-    workload("tritubv4", executables=["copy-inputs", "starter", "engine"],
-             inputs=["tritubv4_starter", "tritubv4_engine"], tags=["catalog"])
+    workload(
+        "tritubv4",
+        executables=["copy-inputs", "starter", "engine"],
+        inputs=["tritubv4_starter", "tritubv4_engine"],
+        tags=["catalog"],
+    )
 
     for _workload, _run, _end, _starter, _engine in (
         ("neon_1m", "NEON1M11", "0.08", "{neon_1m}/NEON1M11_0000.rad", "{neon_1m}/NEON1M11_0001.rad"),
         ("tritubv4", "TRITUBV4", "0.0751", "{tritubv4_starter}", "{tritubv4_engine}"),
     ):
-        workload_variable("starter_input", default=_starter, workload=_workload,
-                          description="The starter deck (<run_name>_0000.rad); neon_1m: in the unpacked "
-                                      "archive, whose single top directory Ramble strips")
-        workload_variable("engine_input", default=_engine, workload=_workload,
-                          description="The engine deck (<run_name>_0001.rad)")
-        workload_variable("run_name", default=_run, workload=_workload,
-                          description="Run name: the deck's file names and the engine listing <run_name>_0001.out")
-        workload_variable("deck_end_time", default=_end, workload=_workload,
-                          description="Final time written in the deck's engine file")
-        workload_variable("end_time", default=_end, workload=_workload,
-                          description="Final time to simulate (NEON: the study's 80 ms; shorter for a quick run)")
-        workload_variable("starter_exe", default="starter_linux64_gf", workload=_workload,
-                          description="Starter binary (starter_<arch>, e.g. starter_linux64_gf for gfortran)")
-        workload_variable("engine_exe", default="engine_linux64_gf_ompi", workload=_workload,
-                          description="Engine binary (engine_<arch>[_ompi]; _ompi is the MPI build)")
-        workload_variable("engine_flags", default="", workload=_workload,
-                          description="Extra engine options (e.g. -norst: no restart files)")
-        workload_variable("results_file", default="{experiment_run_dir}/{run_name}_0001.out", workload=_workload,
-                          description="The engine listing")
+        workload_variable(
+            "starter_input",
+            default=_starter,
+            workload=_workload,
+            description="The starter deck (<run_name>_0000.rad); neon_1m: in the unpacked "
+            "archive, whose single top directory Ramble strips",
+        )
+        workload_variable(
+            "engine_input", default=_engine, workload=_workload, description="The engine deck (<run_name>_0001.rad)"
+        )
+        workload_variable(
+            "run_name",
+            default=_run,
+            workload=_workload,
+            description="Run name: the deck's file names and the engine listing <run_name>_0001.out",
+        )
+        workload_variable(
+            "deck_end_time",
+            default=_end,
+            workload=_workload,
+            description="Final time written in the deck's engine file",
+        )
+        workload_variable(
+            "end_time",
+            default=_end,
+            workload=_workload,
+            description="Final time to simulate (NEON: the study's 80 ms; shorter for a quick run)",
+        )
+        workload_variable(
+            "starter_exe",
+            default="starter_linux64_gf",
+            workload=_workload,
+            description="Starter binary (starter_<arch>, e.g. starter_linux64_gf for gfortran)",
+        )
+        workload_variable(
+            "engine_exe",
+            default="engine_linux64_gf_ompi",
+            workload=_workload,
+            description="Engine binary (engine_<arch>[_ompi]; _ompi is the MPI build)",
+        )
+        workload_variable(
+            "engine_flags",
+            default="",
+            workload=_workload,
+            description="Extra engine options (e.g. -norst: no restart files)",
+        )
+        workload_variable(
+            "results_file",
+            default="{experiment_run_dir}/{run_name}_0001.out",
+            workload=_workload,
+            description="The engine listing",
+        )
         # OpenRadioss' own advice; its threads need a large private stack.
-        environment_variable("OMP_STACKSIZE", value="400m", workload=_workload,
-                             description="OpenMP thread stack size for the starter and engine")
-        environment_variable("OMP_NUM_THREADS", value="{n_threads}", workload=_workload,
-                             description="OpenMP threads per MPI rank")
+        environment_variable(
+            "OMP_STACKSIZE",
+            value="400m",
+            workload=_workload,
+            description="OpenMP thread stack size for the starter and engine",
+        )
+        environment_variable(
+            "OMP_NUM_THREADS", value="{n_threads}", workload=_workload, description="OpenMP threads per MPI rank"
+        )
 
     for _name, _regex, _units in (
         ("Elapsed time", rf"^\s*ELAPSED TIME\s+=\s*(?P<value>{NUM})\s+s\s*$", "s"),
@@ -156,39 +222,70 @@ class Openradioss(ExecutableApplication):
     # CUMULATIVE CPU TIME SUMMARY: "ELEMENT FORCES..............: .2399E+01    21.90 %" (its rows
     # depend on the model: contact, element, kinematic conditions, integration, ...).
     _CUMULATIVE = rf"^\s(?P<part>[A-Z][A-Za-z ()/]*?)\.+:\s*(?P<seconds>{NUM})\s+(?P<share>{NUM}) %\s*$"
-    figure_of_merit("{part} CPU time", log_file="{results_file}", fom_regex=_CUMULATIVE, group_name="seconds",
-                    units="s")
-    figure_of_merit("{part} CPU share", log_file="{results_file}", fom_regex=_CUMULATIVE, group_name="share",
-                    units="%")
+    figure_of_merit(
+        "{part} CPU time", log_file="{results_file}", fom_regex=_CUMULATIVE, group_name="seconds", units="s"
+    )
+    figure_of_merit("{part} CPU share", log_file="{results_file}", fom_regex=_CUMULATIVE, group_name="share", units="%")
     # The cycle table: how far a run got and its last energies (the last row printed).
-    for _name, _group, _units in (("Last cycle", "cycle", ""), ("Simulated time", "time", "s"),
-                                  ("Time step", "dt", "s"), ("Energy error", "error", "%"),
-                                  ("Internal energy", "ie", ""), ("Translational kinetic energy", "ket", ""),
-                                  ("Rotational kinetic energy", "ker", ""), ("External work", "ext", ""),
-                                  ("Mass error", "mas_err", ""), ("Total mass", "mass", ""),
-                                  ("Mass added", "mass_added", "")):
+    for _name, _group, _units in (
+        ("Last cycle", "cycle", ""),
+        ("Simulated time", "time", "s"),
+        ("Time step", "dt", "s"),
+        ("Energy error", "error", "%"),
+        ("Internal energy", "ie", ""),
+        ("Translational kinetic energy", "ket", ""),
+        ("Rotational kinetic energy", "ker", ""),
+        ("External work", "ext", ""),
+        ("Mass error", "mas_err", ""),
+        ("Total mass", "mass", ""),
+        ("Mass added", "mass_added", ""),
+    ):
         figure_of_merit(_name, log_file="{results_file}", fom_regex=CYCLE_ROW, group_name=_group, units=_units)
 
     tables_str = os.path.join("{experiment_run_dir}", TABLES)
     figure_of_merit_context("process", regex=r"^process: (?P<process>\S+)$", output_format="process {process}")
     _CELL = r"^(?P<section>[A-Z ]+) / (?P<table>[A-Z. ]+) / (?P<column>[A-Z0-9.]+) = (?P<value>" + NUM + r")$"
-    figure_of_merit("{section} {table} {column}", log_file=tables_str, fom_regex=_CELL, group_name="value",
-                    units="s", contexts=["process"])
-    figure_of_merit("{section} {table} share", log_file=tables_str,
-                    fom_regex=r"^(?P<section>[A-Z ]+) / (?P<table>[A-Z. ]+) / % = (?P<value>" + NUM + r")$",
-                    group_name="value", units="%", contexts=["process"])
+    figure_of_merit(
+        "{section} {table} {column}",
+        log_file=tables_str,
+        fom_regex=_CELL,
+        group_name="value",
+        units="s",
+        contexts=["process"],
+    )
+    figure_of_merit(
+        "{section} {table} share",
+        log_file=tables_str,
+        fom_regex=r"^(?P<section>[A-Z ]+) / (?P<table>[A-Z. ]+) / % = (?P<value>" + NUM + r")$",
+        group_name="value",
+        units="%",
+        contexts=["process"],
+    )
 
     success_criteria("completed", mode="string", match=r"^\s*NORMAL TERMINATION", file="{results_file}")
     # Energy or mass error limits stop the engine early ("RUN KILLED: ENERGY ERROR LIMIT REACHED").
-    success_criteria("no-errors", mode="string", file="{results_file}",
-                     anti_match=r".*(ERROR TERMINATION|RUN KILLED|forrtl: severe|Segmentation fault|"
-                                r"exited on signal|MPI_ABORT|BAD TERMINATION)")
-    success_criteria("finite-values", mode="string", file="{results_file}",
-                     anti_match=r"^\s+[0-9]+\s+.*\b(NaN|NAN|nan|Infinity|INF)\b")
-    success_criteria("requested-ranks", mode="string", file="{results_file}",
-                     match=r"^\s*NUMBER OF SPMD DOMAINS\s+{n_ranks}\s*$")
-    success_criteria("requested-threads", mode="string", file="{results_file}",
-                     match=r"^\s*NUMBER OF THREADS PER DOMAIN\s+{n_threads}\s*$")
+    success_criteria(
+        "no-errors",
+        mode="string",
+        file="{results_file}",
+        anti_match=r".*(ERROR TERMINATION|RUN KILLED|forrtl: severe|Segmentation fault|"
+        r"exited on signal|MPI_ABORT|BAD TERMINATION)",
+    )
+    success_criteria(
+        "finite-values",
+        mode="string",
+        file="{results_file}",
+        anti_match=r"^\s+[0-9]+\s+.*\b(NaN|NAN|nan|Infinity|INF)\b",
+    )
+    success_criteria(
+        "requested-ranks", mode="string", file="{results_file}", match=r"^\s*NUMBER OF SPMD DOMAINS\s+{n_ranks}\s*$"
+    )
+    success_criteria(
+        "requested-threads",
+        mode="string",
+        file="{results_file}",
+        match=r"^\s*NUMBER OF THREADS PER DOMAIN\s+{n_threads}\s*$",
+    )
 
     def _prepare_analysis(self, workspace, app_inst=None):
         """Flatten the engine listing's per-process timer tables into openradioss_tables.out."""

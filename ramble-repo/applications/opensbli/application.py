@@ -36,95 +36,185 @@ class Opensbli(ExecutableApplication):
 
     # The first line of a run, per format: the 2018 build's introduction, the "va"/"ws" notes of
     # the current one, else (current "ss") OPS' decomposition of the block.
-    run_start_regex = (r"^(This is the benchmark application developed for the CFD application"
-                       r"|The simulation performed is the validation simulation"
-                       r"|The simulation is performed is the weak scaling simulation"
-                       r"|block \"taylor_green_vortex_block\" decomposed on to a processor grid)")
+    run_start_regex = (
+        r"^(This is the benchmark application developed for the CFD application"
+        r"|The simulation performed is the validation simulation"
+        r"|The simulation is performed is the weak scaling simulation"
+        r"|block \"taylor_green_vortex_block\" decomposed on to a processor grid)"
+    )
 
-    executable("write-input", template=[("echo '{simulation} {grid_points} {iterations} {n_ranks} {write_hdf5}' "
-                                         "> {experiment_run_dir}/input")], use_mpi=False,
-               # Not redirected to the log: its own redirection writes the input file.
-               redirect="")
+    executable(
+        "write-input",
+        template=[
+            ("echo '{simulation} {grid_points} {iterations} {n_ranks} {write_hdf5}' " "> {experiment_run_dir}/input")
+        ],
+        use_mpi=False,
+        # Not redirected to the log: its own redirection writes the input file.
+        redirect="",
+    )
     executable("execute", "{opensbli_exe}", use_mpi=True)
 
     # tgv_64: the catalog's (a 64^3 strong-scaling run of 20 iterations takes seconds here).
-    _workloads = (("tgv_512", "512", "100", "ss", []), ("tgv_1024", "1024", "100", "ss", []),
-                  ("tgv_64", "64", "20", "ss", ["catalog"]), ("tgv_validation", "128", "500", "va", []))
+    _workloads = (
+        ("tgv_512", "512", "100", "ss", []),
+        ("tgv_1024", "1024", "100", "ss", []),
+        ("tgv_64", "64", "20", "ss", ["catalog"]),
+        ("tgv_validation", "128", "500", "va", []),
+    )
     for _workload, _grid, _iterations, _simulation, _tags in _workloads:
         workload(_workload, executables=["write-input", "execute"], tags=_tags)
-        workload_variable("grid_points", default=_grid, workload=_workload,
-                          description="Grid points per direction (the cube has grid_points^3; "
-                                      "\"va\" always runs 128)")
-        workload_variable("iterations", default=_iterations, workload=_workload,
-                          description="Time iterations (the PASC'19 and ARCHER runs: 100; \"va\" "
-                                      "always runs 500)")
-        workload_variable("simulation", default=_simulation, values=["ss", "ws", "va"], workload=_workload,
-                          description="ss: strong scaling (fixed grid), ws: weak scaling (grid_points "
-                                      "per process), va: validation (128^3, 500 iterations)")
+        workload_variable(
+            "grid_points",
+            default=_grid,
+            workload=_workload,
+            description="Grid points per direction (the cube has grid_points^3; " '"va" always runs 128)',
+        )
+        workload_variable(
+            "iterations",
+            default=_iterations,
+            workload=_workload,
+            description='Time iterations (the PASC\'19 and ARCHER runs: 100; "va" ' "always runs 500)",
+        )
+        workload_variable(
+            "simulation",
+            default=_simulation,
+            values=["ss", "ws", "va"],
+            workload=_workload,
+            description="ss: strong scaling (fixed grid), ws: weak scaling (grid_points "
+            "per process), va: validation (128^3, 500 iterations)",
+        )
 
     workload_group("tgv", workloads=[w[0] for w in _workloads])
-    workload_variable("write_hdf5", default="False", values=["False", "True"], workload_group="tgv",
-                      description="Write the solution to HDF5 after the loop (timed separately)")
-    workload_variable("opensbli_exe", default="OpenSBLI_mpi", values=["OpenSBLI_mpi", "OpenSBLI_mpi_openmp"],
-                      workload_group="tgv", description="Benchmark binary (MPI, or MPI x OpenMP: "
-                                                        "opensbli +openmp)")
-    environment_variable("OMP_NUM_THREADS", value="{n_threads}", workloads=[w[0] for w in _workloads],
-                         description="OpenMP threads per rank (OpenSBLI_mpi_openmp)")
+    workload_variable(
+        "write_hdf5",
+        default="False",
+        values=["False", "True"],
+        workload_group="tgv",
+        description="Write the solution to HDF5 after the loop (timed separately)",
+    )
+    workload_variable(
+        "opensbli_exe",
+        default="OpenSBLI_mpi",
+        values=["OpenSBLI_mpi", "OpenSBLI_mpi_openmp"],
+        workload_group="tgv",
+        description="Benchmark binary (MPI, or MPI x OpenMP: " "opensbli +openmp)",
+    )
+    environment_variable(
+        "OMP_NUM_THREADS",
+        value="{n_threads}",
+        workloads=[w[0] for w in _workloads],
+        description="OpenMP threads per rank (OpenSBLI_mpi_openmp)",
+    )
 
     log_str = Expander.expansion_str(keywords.log_file)
     rate_str = os.path.join(Expander.expansion_str(keywords.experiment_run_dir), "opensbli_rate.out")
 
-    figure_of_merit("Wall time", log_file=log_str,
-                    fom_regex=r"^Total Wall time of the time iteration loop for (?P<iterations>[0-9]+) iterations, "
-                              r"(?P<seconds>" + NUM + r")", group_name="seconds", units="s")
-    figure_of_merit("Iterations", log_file=log_str,
-                    fom_regex=r"^performed (?P<iterations>[0-9]+) iterations", group_name="iterations", units="")
-    figure_of_merit("Time per iteration", log_file=log_str, fom_regex=PER_ITERATION,
-                    group_name="seconds", units="s")
-    figure_of_merit("Iterations per second", log_file=rate_str,
-                    fom_regex=r"^Iterations per second: (?P<rate>" + NUM + r")", group_name="rate",
-                    units="iterations/s")
-    figure_of_merit("HDF5 write time", log_file=log_str,
-                    fom_regex=r"^Time taken for writing HDF5 File is (?P<seconds>" + NUM + r")",
-                    group_name="seconds", units="s")
-    figure_of_merit("Grid points per direction", log_file=log_str,
-                    fom_regex=r"^The number of grid points used per direction are (?P<n>[0-9]+)",
-                    group_name="n", units="")
+    figure_of_merit(
+        "Wall time",
+        log_file=log_str,
+        fom_regex=r"^Total Wall time of the time iteration loop for (?P<iterations>[0-9]+) iterations, "
+        r"(?P<seconds>" + NUM + r")",
+        group_name="seconds",
+        units="s",
+    )
+    figure_of_merit(
+        "Iterations",
+        log_file=log_str,
+        fom_regex=r"^performed (?P<iterations>[0-9]+) iterations",
+        group_name="iterations",
+        units="",
+    )
+    figure_of_merit("Time per iteration", log_file=log_str, fom_regex=PER_ITERATION, group_name="seconds", units="s")
+    figure_of_merit(
+        "Iterations per second",
+        log_file=rate_str,
+        fom_regex=r"^Iterations per second: (?P<rate>" + NUM + r")",
+        group_name="rate",
+        units="iterations/s",
+    )
+    figure_of_merit(
+        "HDF5 write time",
+        log_file=log_str,
+        fom_regex=r"^Time taken for writing HDF5 File is (?P<seconds>" + NUM + r")",
+        group_name="seconds",
+        units="s",
+    )
+    figure_of_merit(
+        "Grid points per direction",
+        log_file=log_str,
+        fom_regex=r"^The number of grid points used per direction are (?P<n>[0-9]+)",
+        group_name="n",
+        units="",
+    )
     # "va" and "ws" (and every mode of the 2018 build).
-    figure_of_merit("Total grid points", log_file=log_str,
-                    fom_regex=r"^The total number of grid points are (?P<n>-?[0-9]+)", group_name="n", units="")
-    figure_of_merit("Processes in weak scaling", log_file=log_str,
-                    fom_regex=r"^The simulation is performed is the weak scaling simulation on (?P<p>[0-9]+) number "
-                              r"of processes using (?P<n>[0-9]+) grid points per process",
-                    group_name="p", units="")
-    figure_of_merit("Grid points per process", log_file=log_str,
-                    fom_regex=r"^The simulation is performed is the weak scaling simulation on (?P<p>[0-9]+) number "
-                              r"of processes using (?P<n>[0-9]+) grid points per process",
-                    group_name="n", units="")
+    figure_of_merit(
+        "Total grid points",
+        log_file=log_str,
+        fom_regex=r"^The total number of grid points are (?P<n>-?[0-9]+)",
+        group_name="n",
+        units="",
+    )
+    figure_of_merit(
+        "Processes in weak scaling",
+        log_file=log_str,
+        fom_regex=r"^The simulation is performed is the weak scaling simulation on (?P<p>[0-9]+) number "
+        r"of processes using (?P<n>[0-9]+) grid points per process",
+        group_name="p",
+        units="",
+    )
+    figure_of_merit(
+        "Grid points per process",
+        log_file=log_str,
+        fom_regex=r"^The simulation is performed is the weak scaling simulation on (?P<p>[0-9]+) number "
+        r"of processes using (?P<n>[0-9]+) grid points per process",
+        group_name="n",
+        units="",
+    )
     # OPS' decomposition of the grid over the ranks.
     for _axis in ("x", "y", "z"):
-        figure_of_merit(f"Processes along {_axis}", log_file=log_str,
-                        fom_regex=r"^block \"taylor_green_vortex_block\" decomposed on to a processor grid of "
-                                  r"(?P<x>[0-9]+) x (?P<y>[0-9]+) x (?P<z>[0-9]+)", group_name=_axis, units="")
+        figure_of_merit(
+            f"Processes along {_axis}",
+            log_file=log_str,
+            fom_regex=r"^block \"taylor_green_vortex_block\" decomposed on to a processor grid of "
+            r"(?P<x>[0-9]+) x (?P<y>[0-9]+) x (?P<z>[0-9]+)",
+            group_name=_axis,
+            units="",
+        )
     # The validation line ("va"): %g of the simulated time, kinetic energy, enstrophy, mean density.
-    VALIDATION = (r"^(?P<time>" + NUM + r"), (?P<ke>" + NUM + r"), (?P<enstrophy>" + NUM + r"), (?P<rho>"
-                  + NUM + r")\s*$")
-    for _name, _group in (("Validation simulated time", "time"), ("Validation kinetic energy", "ke"),
-                          ("Validation enstrophy", "enstrophy"), ("Validation mean density", "rho")):
+    VALIDATION = (
+        r"^(?P<time>" + NUM + r"), (?P<ke>" + NUM + r"), (?P<enstrophy>" + NUM + r"), (?P<rho>" + NUM + r")\s*$"
+    )
+    for _name, _group in (
+        ("Validation simulated time", "time"),
+        ("Validation kinetic energy", "ke"),
+        ("Validation enstrophy", "enstrophy"),
+        ("Validation mean density", "rho"),
+    ):
         figure_of_merit(_name, log_file=log_str, fom_regex=VALIDATION, group_name=_group, units="")
 
     # The last line of a run: whether or not it wrote HDF5.
-    success_criteria("completed", mode="string", file=log_str,
-                     match=r"^(Not performing file I/O as write HDF5 is set to False|Time taken for writing HDF5 File is)")
-    success_criteria("no-errors", mode="string", file=log_str,
-                     anti_match=r".*(MPI_ABORT|MPI_Abort|Segmentation fault|core dumped|BAD TERMINATION|"
-                                r"exited on signal|killed by signal|The simulation name is invalid|"
-                                r"aborting the simulation)")
+    success_criteria(
+        "completed",
+        mode="string",
+        file=log_str,
+        match=r"^(Not performing file I/O as write HDF5 is set to False|Time taken for writing HDF5 File is)",
+    )
+    success_criteria(
+        "no-errors",
+        mode="string",
+        file=log_str,
+        anti_match=r".*(MPI_ABORT|MPI_Abort|Segmentation fault|core dumped|BAD TERMINATION|"
+        r"exited on signal|killed by signal|The simulation name is invalid|"
+        r"aborting the simulation)",
+    )
     # printf's %lf and %g print nan and inf as words.
-    success_criteria("finite-values", mode="string", file=log_str,
-                     anti_match=r"^(Total Wall time|Time taken|.*, ).*\b[-+]?(nan|inf)\b")
-    success_criteria("requested-iterations", mode="string", file=log_str,
-                     match=r"^performed {iterations} iterations")
+    success_criteria(
+        "finite-values",
+        mode="string",
+        file=log_str,
+        anti_match=r"^(Total Wall time|Time taken|.*, ).*\b[-+]?(nan|inf)\b",
+    )
+    success_criteria("requested-iterations", mode="string", file=log_str, match=r"^performed {iterations} iterations")
 
     def _analyze_experiments(self, workspace, app_inst=None):
         """Iterations per second = 1 / (time per iteration), written to opensbli_rate.out for the

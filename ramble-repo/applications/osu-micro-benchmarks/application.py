@@ -1,16 +1,15 @@
 import os
 import re
 
-from ramble.appkit import *
 from ramble.app.builtin.osu_micro_benchmarks import OsuMicroBenchmarks as BuiltinOsu
+from ramble.appkit import *
 from ramble.expander import Expander
 
 LOG = Expander.expansion_str("log_file")
 
 # The studies' benchmarks and the largest message size each prints by default (1 << 22 for
 # point-to-point, 1 << 20 for collectives, in 5.3 as in 7.5).
-STUDY_BENCHMARKS = {"osu_latency": "4194304", "osu_bw": "4194304", "osu_bibw": "4194304",
-                    "osu_alltoall": "1048576"}
+STUDY_BENCHMARKS = {"osu_latency": "4194304", "osu_bw": "4194304", "osu_bibw": "4194304", "osu_alltoall": "1048576"}
 
 # Tables the builtin does not recognise (its _prepare_analysis finds no FOM in them):
 #   collectives with -f:  # Size  Avg Latency(us)  Min Latency(us)  Max Latency(us)  Iterations
@@ -18,16 +17,18 @@ STUDY_BENCHMARKS = {"osu_latency": "4194304", "osu_bw": "4194304", "osu_bibw": "
 SIZE = r"^\s*(?P<msg_size>[0-9]+)\s+"
 NUM = r"[0-9]+(?:\.[0-9]+)?"
 EXTRA_TABLES = [
-    (re.compile(r"^#\s*Size\s+Avg Latency\(us\)\s+Min Latency\(us\)\s+Max Latency\(us\)\s+Iterations"),
-     SIZE + rf"(?P<avg_lat>{NUM})\s+(?P<min_lat>{NUM})\s+(?P<max_lat>{NUM})\s+(?P<iterations>[0-9]+)"
-     r"(?:\s+(?:Pass|Fail))?\s*$"),
-    (re.compile(r"^#\s*Size\s+(?:Avg )?Latency ?\(us\)\s+Validation\s*$"),
-     SIZE + rf"(?P<avg_lat>{NUM})\s+(?:Pass|Fail)\s*$"),
-    (re.compile(r"^#\s*Size\s+Bandwidth \(MB/s\)\s+Validation\s*$"),
-     SIZE + rf"(?P<avg_bw>{NUM})\s+(?:Pass|Fail)\s*$"),
+    (
+        re.compile(r"^#\s*Size\s+Avg Latency\(us\)\s+Min Latency\(us\)\s+Max Latency\(us\)\s+Iterations"),
+        SIZE + rf"(?P<avg_lat>{NUM})\s+(?P<min_lat>{NUM})\s+(?P<max_lat>{NUM})\s+(?P<iterations>[0-9]+)"
+        r"(?:\s+(?:Pass|Fail))?\s*$",
+    ),
+    (
+        re.compile(r"^#\s*Size\s+(?:Avg )?Latency ?\(us\)\s+Validation\s*$"),
+        SIZE + rf"(?P<avg_lat>{NUM})\s+(?:Pass|Fail)\s*$",
+    ),
+    (re.compile(r"^#\s*Size\s+Bandwidth \(MB/s\)\s+Validation\s*$"), SIZE + rf"(?P<avg_bw>{NUM})\s+(?:Pass|Fail)\s*$"),
 ]
-EXTRA_GROUPS = {"min_lat": ("Min Latency", "us"), "max_lat": ("Max Latency", "us"),
-                "iterations": ("Iterations", "")}
+EXTRA_GROUPS = {"min_lat": ("Min Latency", "us"), "max_lat": ("Max Latency", "us"), "iterations": ("Iterations", "")}
 
 
 class OsuMicroBenchmarks(BuiltinOsu):
@@ -55,23 +56,32 @@ class OsuMicroBenchmarks(BuiltinOsu):
     # The catalog's: two ranks, a few seconds (osu_latency needs exactly two processes).
     workload("osu_latency", executable="execute-osu_latency", tags=["catalog"])
     catalog_ranks = ["2"]
-    workload_variable("additional_args", default="", workloads=["osu_latency"],
-                      description="Additional arguments for benchmark")
+    workload_variable(
+        "additional_args", default="", workloads=["osu_latency"], description="Additional arguments for benchmark"
+    )
 
     for benchmark in BuiltinOsu.all_workloads:
-        workload_variable("max_msg_size", default=STUDY_BENCHMARKS.get(benchmark, "[0-9]+"), workloads=[benchmark],
-                          description="Largest message size in bytes the run must reach (the benchmark's "
-                                      "default; set it with -m in additional_args); '[0-9]+' checks nothing")
+        workload_variable(
+            "max_msg_size",
+            default=STUDY_BENCHMARKS.get(benchmark, "[0-9]+"),
+            workloads=[benchmark],
+            description="Largest message size in bytes the run must reach (the benchmark's "
+            "default; set it with -m in additional_args); '[0-9]+' checks nothing",
+        )
 
     # OSU's completion: at least one row of its table (the table's end is requested-max-size).
     success_criteria("completed", mode="string", match=r"^\s*[0-9]+\s+[0-9]+\.[0-9]+", file=LOG)
     # Data validation (-c) marks a wrong message "Fail".
     success_criteria("verified", mode="string", anti_match=r".*\sFail\s*$", file=LOG)
     # Wrong rank count, bad options, an MPI abort, a crash or a killed job step.
-    success_criteria("no-errors", mode="string", file=LOG,
-                     anti_match=r"(?i)^(This test requires|Invalid |Usage: |.*MPI_ABORT|.*BAD TERMINATION"
-                                r"|.*exited on signal|.*exited with non-zero status|.*Segmentation fault"
-                                r"|srun: error|slurmstepd: error|.*CANCELLED)")
+    success_criteria(
+        "no-errors",
+        mode="string",
+        file=LOG,
+        anti_match=r"(?i)^(This test requires|Invalid |Usage: |.*MPI_ABORT|.*BAD TERMINATION"
+        r"|.*exited on signal|.*exited with non-zero status|.*Segmentation fault"
+        r"|srun: error|slurmstepd: error|.*CANCELLED)",
+    )
     success_criteria("finite-values", mode="string", anti_match=r"(?i)^\s*[0-9]+\s+.*\b(nan|inf)\b", file=LOG)
     success_criteria("requested-max-size", mode="string", match=r"^\s*{max_msg_size}\s+[0-9]+\.[0-9]+", file=LOG)
 
@@ -91,8 +101,9 @@ class OsuMicroBenchmarks(BuiltinOsu):
                 for group in re.compile(regex).groupindex:
                     if group in EXTRA_GROUPS:
                         name, units = EXTRA_GROUPS[group]
-                        self.figure_of_merit(name, fom_regex=regex, group_name=group, units=units,
-                                             contexts=["msg_size"])
+                        self.figure_of_merit(
+                            name, fom_regex=regex, group_name=group, units=units, contexts=["msg_size"]
+                        )
                 break
 
 

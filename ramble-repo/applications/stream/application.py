@@ -1,5 +1,5 @@
-from ramble.appkit import *
 from ramble.app.builtin.streamc import Streamc as BuiltinStreamc
+from ramble.appkit import *
 from ramble.expander import Expander
 
 LOG = Expander.expansion_str("log_file")
@@ -14,8 +14,19 @@ GPU_TIME = r"[0-9]+\.[0-9]{8}"
 
 
 def kernel_line(op, time):
-    return (r"^\s*" + op + r":\s+(?P<rate>" + NUM + r")\s+(?P<avg>" + time + r")\s+(?P<min>" + time
-            + r")\s+(?P<max>" + time + r")\s*$")
+    return (
+        r"^\s*"
+        + op
+        + r":\s+(?P<rate>"
+        + NUM
+        + r")\s+(?P<avg>"
+        + time
+        + r")\s+(?P<min>"
+        + time
+        + r")\s+(?P<max>"
+        + time
+        + r")\s*$"
+    )
 
 
 class Stream(BuiltinStreamc):
@@ -48,12 +59,19 @@ class Stream(BuiltinStreamc):
     # STREAM's rule: each array at least 4x the last-level caches. 80M doubles (1.8 GiB in all)
     # is the builtin's size; 10M (229 MiB) runs in about a second on a small machine.
     for workloads, size in ((["streamc", "standard"], "80000000"), (["local"], "10000000")):
-        workload_variable("array_size", default=size, workloads=workloads,
-                          description="STREAM_ARRAY_SIZE: elements per array (3 arrays; a build per value)")
-    workload_variable("ntimes", default="20", workloads=all_workloads,
-                      description="NTIMES: repetitions of each kernel; the best is reported")
-    environment_variable("OMP_NUM_THREADS", "{n_threads}", description="OpenMP threads",
-                         workloads=all_workloads)
+        workload_variable(
+            "array_size",
+            default=size,
+            workloads=workloads,
+            description="STREAM_ARRAY_SIZE: elements per array (3 arrays; a build per value)",
+        )
+    workload_variable(
+        "ntimes",
+        default="20",
+        workloads=all_workloads,
+        description="NTIMES: repetitions of each kernel; the best is reported",
+    )
+    environment_variable("OMP_NUM_THREADS", "{n_threads}", description="OpenMP threads", workloads=all_workloads)
 
     def set_variables(self, variables, experiment_set):
         # Ramble's default environment is one per application, but each size is its own build:
@@ -76,18 +94,28 @@ class Stream(BuiltinStreamc):
         ("Bytes per element", r"^(?:This system uses|\s*Assuming) (?P<v>[0-9]+) bytes per", "bytes"),
         ("Array memory", r"^Memory per array\s+=\s+(?P<v>" + NUM + r") MiB", "MiB"),
         ("Total memory", r"^Total memory required\s+=\s+(?P<v>" + NUM + r") MiB", "MiB"),
-        ("Number of iterations per thread", r"^(?:Each kernel will be executed|Each test is run|\s*You are "
-                                            r"running each test)\s+(?P<v>[0-9]+) times", ""),
+        (
+            "Number of iterations per thread",
+            r"^(?:Each kernel will be executed|Each test is run|\s*You are "
+            r"running each test)\s+(?P<v>[0-9]+) times",
+            "",
+        ),
         ("Threads requested", r"^Number of Threads requested\s*=\s*(?P<v>[0-9]+)", ""),
         ("Number of threads", r"^\s*Number of Threads(?: counted)?\s*=\s*(?P<v>[0-9]+)", ""),
         # stream_mpi.c: the aggregate size over its ranks, "timer" for "clock".
         ("Aggregate array size", r"^Total Aggregate Array size\s*=\s*(?P<v>[0-9]+)", "elements"),
         ("MPI ranks", r"^Data is distributed across (?P<v>[0-9]+) MPI ranks", ""),
         ("Array size per rank", r"^\s*Array size per MPI rank\s*=\s*(?P<v>[0-9]+)", "elements"),
-        ("Clock granularity",
-         r"^\s*Your (?:clock|timer) granularity/precision appears to be\s+(?P<v>[0-9]+) microseconds", "microseconds"),
-        ("Test duration estimate", r"^Each test below will take on the order of (?P<v>[0-9]+) microseconds",
-         "microseconds"),
+        (
+            "Clock granularity",
+            r"^\s*Your (?:clock|timer) granularity/precision appears to be\s+(?P<v>[0-9]+) microseconds",
+            "microseconds",
+        ),
+        (
+            "Test duration estimate",
+            r"^Each test below will take on the order of (?P<v>[0-9]+) microseconds",
+            "microseconds",
+        ),
         ("Validation tolerance", r"^Solution Validates: avg error less than (?P<v>" + NUM + ")", ""),
         # cuda-stream: " Array size (double precision) = 536.87 MB", " using 512 threads per block, 131072 blocks"
         ("GPU array memory", r"^\s*Array size \((?:double|single) precision\)\s*=\s*(?P<v>" + NUM + ") MB", "MB"),
@@ -101,20 +129,31 @@ class Stream(BuiltinStreamc):
     figure_of_merit_context("gpu-rate-unit", regex=r"^Function\s+Rate \((?P<unit>Gi?B/s)\)", output_format="{unit}")
     for op in ("Copy", "Scale", "Add", "Triad"):
         cpu, gpu = kernel_line(op, CPU_TIME), kernel_line(op, GPU_TIME)
-        for what, group, units in (("top rate", "rate", "MB/s"), ("average time", "avg", "s"),
-                                   ("min time", "min", "s"), ("max time", "max", "s")):
+        for what, group, units in (
+            ("top rate", "rate", "MB/s"),
+            ("average time", "avg", "s"),
+            ("min time", "min", "s"),
+            ("max time", "max", "s"),
+        ):
             figure_of_merit(f"{op} {what}", log_file=LOG, fom_regex=cpu, group_name=group, units=units)
-            figure_of_merit(f"{op} GPU {what}", log_file=LOG, fom_regex=gpu, group_name=group,
-                            units="" if group == "rate" else units,
-                            contexts=["gpu-rate-unit"] if group == "rate" else [])
+            figure_of_merit(
+                f"{op} GPU {what}",
+                log_file=LOG,
+                fom_regex=gpu,
+                group_name=group,
+                units="" if group == "rate" else units,
+                contexts=["gpu-rate-unit"] if group == "rate" else [],
+            )
 
     # The completion line of each version: the validation verdict (C, Fortran), the table's
     # last line (cuda-stream, which does not validate).
-    success_criteria("completed", mode="string", file=LOG,
-                     match=r"^\s*Solution Validates|" + kernel_line("Triad", GPU_TIME))
+    success_criteria(
+        "completed", mode="string", file=LOG, match=r"^\s*Solution Validates|" + kernel_line("Triad", GPU_TIME)
+    )
     success_criteria("verified", mode="string", file=LOG, anti_match=r".*Failed Validation")
-    success_criteria("finite-values", mode="string", file=LOG,
-                     anti_match=r"(?i)^\s*(Copy|Scale|Add|Triad):.*\b(nan|inf)\b")
+    success_criteria(
+        "finite-values", mode="string", file=LOG, anti_match=r"(?i)^\s*(Copy|Scale|Add|Triad):.*\b(nan|inf)\b"
+    )
 
 
 # Replaced by the sized spec above (the builtin's fixes one size in cflags and pins gcc 12).

@@ -74,8 +74,7 @@ class Hpctoolkit(BasicModifier):
 
         # The template is what follows the launcher, so hpcrun lands after `mpirun -n N`.
         executable.template = [
-            "hpcrun {hpctoolkit_events} -o {hpctoolkit_measurements_dir} " + part
-            for part in executable.template
+            "hpcrun {hpctoolkit_events} -o {hpctoolkit_measurements_dir} " + part for part in executable.template
         ]
         # hpcrun and hpcprof add to directories that exist: a rerun must start empty, or it
         # would mix two runs' measurements in one database.

@@ -20,8 +20,13 @@ class Amber(BuiltinAmber):
         version = str(self.spec.version)
         sha256 = self.versions.get(self.spec.version, {}).get("sha256", "see `spack info amber`")
         # The AmberTools tarball the builtin adds as a resource for this version.
-        tools = [r.fetcher for when, rs in self.resources.items() if self.spec.satisfies(when)
-                 for r in rs if r.name == "AmberTools"]
+        tools = [
+            r.fetcher
+            for when, rs in self.resources.items()
+            if self.spec.satisfies(when)
+            for r in rs
+            if r.name == "AmberTools"
+        ]
         tools_file = os.path.basename(tools[0].url) if tools else "AmberTools<n>.tar.bz2"
         tools_sha256 = tools[0].digest if tools else "see `spack info amber`"
         return (

@@ -43,10 +43,17 @@ class AutotoolsBuilder(BuiltinAutotoolsBuilder):
     # Debian keeps libraries (and some headers) in <multiarch> subdirectories of /usr. The
     # header each --with-<option> check wants, to find the include directory that has it:
     HEADERS = {
-        "boost": "boost/shared_ptr.hpp", "bzip": "bzlib.h", "elfutils": "libelf.h",
-        "tbb": "tbb/concurrent_hash_map.h", "libunwind": "libunwind.h",
-        "xerces": "xercesc/util/XercesVersion.hpp", "lzma": "lzma.h", "zlib": "zlib.h",
-        "libiberty": "libiberty/demangle.h", "papi": "papi.h", "yaml-cpp": "yaml-cpp/yaml.h",
+        "boost": "boost/shared_ptr.hpp",
+        "bzip": "bzlib.h",
+        "elfutils": "libelf.h",
+        "tbb": "tbb/concurrent_hash_map.h",
+        "libunwind": "libunwind.h",
+        "xerces": "xercesc/util/XercesVersion.hpp",
+        "lzma": "lzma.h",
+        "zlib": "zlib.h",
+        "libiberty": "libiberty/demangle.h",
+        "papi": "papi.h",
+        "yaml-cpp": "yaml-cpp/yaml.h",
     }
 
     def configure_args(self):
@@ -57,7 +64,7 @@ class AutotoolsBuilder(BuiltinAutotoolsBuilder):
         """--with-<option>=<prefix> as is, or pointing at a <prefix> view with include/ and lib/
         when <prefix> is a Debian multiarch one (externals in /usr)."""
         option, _, prefix = arg.partition("=")
-        name = option[len("--with-"):]
+        name = option[len("--with-") :]
         libdir = join_path(prefix, "lib", multiarch)
         if not option.startswith("--with-") or name not in self.HEADERS or not os.path.isdir(libdir):
             return arg

@@ -22,8 +22,9 @@ class Montecarlo(MakefilePackage):
     # The last upstream commit (2016-07-25); FinanceBench has no releases.
     version("2016.07.25", commit="b56735bf81823bbe1a4d8b0446009bee36170e58")
 
-    variant("rand_r", default=True,
-            description="Thread-private rand_r() random numbers, so the kernel scales with threads")
+    variant(
+        "rand_r", default=True, description="Thread-private rand_r() random numbers, so the kernel scales with threads"
+    )
 
     depends_on("cxx", type="build")
 
@@ -37,8 +38,9 @@ class Montecarlo(MakefilePackage):
     def edit(self, spec, prefix):
         # Upstream hard-codes g++ and -march=native: use Spack's compiler, whose wrapper adds the
         # spec's target flags (-march=native is also unknown to Cray's compilers).
-        filter_file(r"g\+\+ -O3 -march=native -fopenmp", "$(CXX) $(CXXFLAGS)",
-                    join_path(self.build_directory, "Makefile"))
+        filter_file(
+            r"g\+\+ -O3 -march=native -fopenmp", "$(CXX) $(CXXFLAGS)", join_path(self.build_directory, "Makefile")
+        )
 
     @property
     def build_targets(self):

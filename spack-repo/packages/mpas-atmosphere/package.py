@@ -7,9 +7,15 @@ from spack.pkg.builtin.mpas_model import MpasModel
 # S1 T8's Fortran flags per compiler family, besides -O3/-Ofast (STUDIES.md). The real-8
 # promotion flags are kept apart: they apply to precision=double only.
 STUDY_FFLAGS = {
-    "gcc": ["-m64", "-ffree-line-length-none", "-fconvert=big-endian", "-ffree-form",
-            # gfortran >= 10 rejects MPAS' argument mismatches and BOZ constants without these.
-            "-fallow-argument-mismatch", "-fallow-invalid-boz"],
+    "gcc": [
+        "-m64",
+        "-ffree-line-length-none",
+        "-fconvert=big-endian",
+        "-ffree-form",
+        # gfortran >= 10 rejects MPAS' argument mismatches and BOZ constants without these.
+        "-fallow-argument-mismatch",
+        "-fallow-invalid-boz",
+    ],
     "intel": ["-convert big_endian", "-FR"],
     "oneapi": ["-convert big_endian", "-FR"],
     "cce": ["-f free", "-h byteswapio"],
@@ -49,8 +55,13 @@ class MpasAtmosphere(MpasModel):
     version("7.3", commit="09bb84c6b239c112103758bd31b707f0f9e56c0d")
     git_sparse_paths = ("src",)
 
-    variant("opt", default="O3", values=("O3", "Ofast"), multi=False,
-            description="Optimisation level of the Fortran, C and C++ code (S1 T8)")
+    variant(
+        "opt",
+        default="O3",
+        values=("O3", "Ofast"),
+        multi=False,
+        description="Optimisation level of the Fortran, C and C++ code (S1 T8)",
+    )
 
     # Cray's compilers have no target of their own in MPAS' Makefile to guess from the
     # compiler name; "ftn" is the one that calls the Cray wrappers.

@@ -1,11 +1,16 @@
 from spack.package import *
 from spack.pkg.builtin.namd import Namd as BuiltinNamd
 
-
 #: The Cray PE CPU (craype-x86-* module, `-target-cpu=`) of each archspec target the studies
 #: build NAMD for with cce (SC'23 Table 4: genoa and its older rome, spr and its older broadwell).
-CRAYPE_CPU = {"zen4": "x86-genoa", "zen3": "x86-milan", "zen2": "x86-rome", "sapphirerapids": "x86-spr",
-              "broadwell": "broadwell", "haswell": "haswell"}
+CRAYPE_CPU = {
+    "zen4": "x86-genoa",
+    "zen3": "x86-milan",
+    "zen2": "x86-rome",
+    "sapphirerapids": "x86-spr",
+    "broadwell": "broadwell",
+    "haswell": "haswell",
+}
 
 
 class Namd(BuiltinNamd):

@@ -26,9 +26,10 @@ def check_extlib(source_path):
                     raise InstallError(
                         f"{path} is a Git LFS pointer, not the file",
                         long_msg="OpenRadioss keeps extlib/ (hm_reader, h3d, METIS, LAPACK builds) in "
-                                 "Git LFS: install git-lfs (apt-get install git-lfs; git lfs install) "
-                                 "where Spack clones https://github.com/OpenRadioss/OpenRadioss.git, "
-                                 "and use a source that serves its LFS objects.")
+                        "Git LFS: install git-lfs (apt-get install git-lfs; git lfs install) "
+                        "where Spack clones https://github.com/OpenRadioss/OpenRadioss.git, "
+                        "and use a source that serves its LFS objects.",
+                    )
 
 
 class Openradioss(BundlePackage):

@@ -4,8 +4,15 @@ import re
 from spack.package import *
 
 # OPS_COMPILER selects a section of OPS' and the benchmark's Makefiles (flags, compiler names).
-OPS_COMPILER = {"gcc": "gnu", "intel": "intel", "oneapi": "intel", "cce": "cray", "clang": "clang",
-                "aocc": "clang", "arm": "clang"}
+OPS_COMPILER = {
+    "gcc": "gnu",
+    "intel": "intel",
+    "oneapi": "intel",
+    "cce": "cray",
+    "clang": "clang",
+    "aocc": "clang",
+    "arm": "clang",
+}
 
 
 class Opensbli(MakefilePackage):
@@ -72,7 +79,8 @@ class Opensbli(MakefilePackage):
                 f"{settings}: 'Flavor name: {flavour.group(1)}': this HDF5 is built with "
                 f"{flavour.group(1)}, not {mpi}",
                 long_msg=f"Give Spack an HDF5 built with {mpi} (an external of its own in "
-                         f"packages.yaml, or a buildable hdf5 +mpi) to build opensbli ^{mpi}.")
+                f"packages.yaml, or a buildable hdf5 +mpi) to build opensbli ^{mpi}.",
+            )
 
     def build(self, spec, prefix):
         self.check_hdf5_mpi()

@@ -19,10 +19,20 @@ def test_download_instructions_name_both_files_their_mirror_paths_and_sha256(pro
     script.write_text(SCRIPT)
     amber20, amber18 = run(f"spack python {script}").stdout.strip().split("\n")
     for text, version, tools, sha, tools_sha in (
-        (amber20, "20", "21", "a4c53639441c8cc85adee397933d07856cc4a723c82c6bea585cd76c197ead75",
-         "f55fa930598d5a8e9749e8a22d1f25cab7fcf911d98570e35365dd7f262aaafd"),
-        (amber18, "18", "19", "2060897c0b11576082d523fb63a51ba701bc7519ff7be3d299d5ec56e8e6e277",
-         "0c86937904854b64e4831e047851f504ec45b42e593db4ded92c1bee5973e699"),
+        (
+            amber20,
+            "20",
+            "21",
+            "a4c53639441c8cc85adee397933d07856cc4a723c82c6bea585cd76c197ead75",
+            "f55fa930598d5a8e9749e8a22d1f25cab7fcf911d98570e35365dd7f262aaafd",
+        ),
+        (
+            amber18,
+            "18",
+            "19",
+            "2060897c0b11576082d523fb63a51ba701bc7519ff7be3d299d5ec56e8e6e277",
+            "0c86937904854b64e4831e047851f504ec45b42e593db4ded92c1bee5973e699",
+        ),
     ):
         assert f"Amber{version}.tar.bz2 (sha256 {sha})" in text
         assert f"AmberTools{tools}.tar.bz2 (sha256 {tools_sha})" in text

@@ -4,7 +4,6 @@ and applies the patch, and the staged ComputeResidual.cpp has the patched pragma
 the OpenMP team)."""
 
 import pytest
-
 from testkit import run
 
 PATCHED = "#pragma omp parallel default(none) shared(n, local_residual, v1v, v2v)"

@@ -2,7 +2,6 @@
 applied to the upstream tag's tree as our recipe pins it (by commit), read back from the stage."""
 
 import pytest
-
 from testkit import run
 
 

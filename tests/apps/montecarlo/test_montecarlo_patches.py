@@ -2,7 +2,6 @@
 commit, fetched as Spack fetches it), read back from the staged and patched source."""
 
 import pytest
-
 from testkit import run
 
 
