@@ -53,7 +53,7 @@ test: ## Lint, then the test suite (unit tests, the smoke study and the catalog'
 	@scripts/lint.sh
 	@$(PYTHON) -m pytest -m "not slow"
 
-test-slow: ## The slow tier: every committed Spack lock solved again
+test-slow: ## The slow tier: every committed Spack lock solved again; HPCToolkit's hpcrun on a real MPI program
 	@scripts/setup.sh
 	@$(PYTHON) -m pytest -m slow
 
