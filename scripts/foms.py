@@ -168,7 +168,9 @@ def context_labeller(app_cls):
         fmt = conf["output_format"]
         parts = re.split(r"\{(\w+)\}", fmt)
         regex = "".join(re.escape(p) if i % 2 == 0 else f"(?P<{p}>.*?)" for i, p in enumerate(parts))
-        patterns.append((def_name, re.compile(regex + "$"), parts[1::2]))
+        patterns.append((def_name, re.compile(regex + "$"), parts[1::2], len("".join(parts[0::2]))))
+    # The most literal text first: a bare "{level}" matches any name, so it is tried last.
+    patterns = [p[:3] for p in sorted(patterns, key=lambda p: -p[3])]
 
     def label(name):
         for def_name, regex, fields in patterns:
