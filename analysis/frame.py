@@ -2,6 +2,7 @@
 columns apart (by the user, constant, or following another column), refuse two rows for one
 configuration, and average the repeats of each configuration into one value with its status."""
 
+import numpy as np
 import pandas as pd
 
 from analysis import units
@@ -146,7 +147,10 @@ def _notes(bad, group_cols, out) -> pd.Series:
     text_cols = [c for c in ("status_reason", "note") if c in bad.columns]
     if bad.empty or not text_cols:
         return notes
-    reason = bad[text_cols].astype(str).agg(" ".join, axis=1).str.strip()
+    reason = strings(bad[text_cols[0]])
+    for col in text_cols[1:]:  # as " ".join per row, a column at a time
+        reason = reason + " " + strings(bad[col])
+    reason = reason.str.strip()
     first = (
         bad[group_cols]
         .assign(_note=reason)[reason != ""]
@@ -159,12 +163,21 @@ def _notes(bad, group_cols, out) -> pd.Series:
     return merged.fillna("").set_axis(out.index)
 
 
+def strings(values: pd.Series) -> pd.Series:
+    """values.astype(str), made from the categories for a categorical column (a million rows
+    repeat a few values: one string per category, not per row); a missing value is 'nan'."""
+    if values.dtype.name != "category":
+        return values.astype(str)
+    names = np.append(values.cat.categories.astype(str).to_numpy(dtype=object), "nan")  # code -1: missing
+    return pd.Series(names[values.cat.codes.to_numpy()], index=values.index, name=values.name)
+
+
 def label(df, columns, sep=", ", names=False) -> pd.Series:
     """Text naming each row's configuration: 'a, x' or, with names, 'system=a, mpi=x'
     (vectorised: a million rows are fine)."""
     text = pd.Series("", index=df.index)
     for i, col in enumerate(columns):
-        part = (col + "=" if names else "") + df[col].astype(str)
+        part = (col + "=" if names else "") + strings(df[col])
         text = part if i == 0 else text + sep + part
     return text
 
@@ -198,6 +211,6 @@ def sort_natural(df, columns, reference=None) -> pd.DataFrame:
             keys[col] = values
         else:
             seen = [str(v) for v in pd.unique(reference[col])] + [str(v) for v in pd.unique(values)]
-            keys[col] = values.astype(str).map({v: i for i, v in enumerate(dict.fromkeys(seen))})
+            keys[col] = strings(values).map({v: i for i, v in enumerate(dict.fromkeys(seen))})
     order = pd.DataFrame(keys).sort_values(list(columns), kind="stable").index
     return df.loc[order]
