@@ -26,7 +26,20 @@ def require(df, columns, file, why):
 
 
 def is_varying(df, col) -> bool:
-    return df[col].nunique(dropna=False) > 1
+    """More than one value in the column (a missing value counts as one), told without hashing
+    every cell: a million rows of a few categories compare their codes with the first row's."""
+    values = df[col]
+    if len(values) < 2:
+        return False
+    if isinstance(values.dtype, pd.CategoricalDtype):
+        codes = values.cat.codes.to_numpy()
+        return bool((codes != codes[0]).any())
+    if pd.api.types.is_numeric_dtype(values) and not pd.api.types.is_bool_dtype(values):
+        numbers = values.to_numpy(dtype=float, na_value=np.nan)
+        if np.isnan(numbers[0]):
+            return not np.isnan(numbers).all()
+        return bool((numbers != numbers[0]).any())  # NaN != x: a missing value beside a number varies
+    return values.nunique(dropna=False) > 1
 
 
 def varying(df, columns) -> list:
@@ -43,8 +56,30 @@ def following(df, leader, columns) -> list:
     rather than split groups."""
     if not columns:
         return []
-    per_leader = df.groupby(leader, observed=True, dropna=False)[columns].nunique(dropna=False)
-    return [c for c in columns if is_varying(df, c) and per_leader[c].max() <= 1]
+    if isinstance(leader, (list, tuple)):  # several columns lead together (best's --by)
+        lead = df.groupby(list(leader), observed=True, dropna=False, sort=False).ngroup().to_numpy()
+    else:
+        lead = _codes(df[leader])
+    if not len(lead):
+        return []
+    slots = lead.max() + 2  # one more for a missing leader (code -1 lands in the last slot)
+    out = []
+    for col in columns:
+        if not is_varying(df, col):
+            continue
+        codes = _codes(df[col])
+        seen = np.empty(slots, dtype=codes.dtype)
+        seen[lead] = codes  # one of each leader value's codes; it follows if every row has that one
+        if (seen[lead] == codes).all():
+            out.append(col)
+    return out
+
+
+def _codes(values: pd.Series) -> np.ndarray:
+    """One integer per distinct value (a missing value is one value too), as groupby(dropna=False) tells them."""
+    if isinstance(values.dtype, pd.CategoricalDtype):
+        return values.cat.codes.to_numpy()
+    return pd.factorize(values, use_na_sentinel=False)[0]
 
 
 def keys(df, by, extra=()) -> list:
