@@ -35,7 +35,7 @@ class Figure:
             if self.limit is None
             else f"  (target <= {self.limit:g} {self.unit}: {'within' if self.within == 'yes' else 'OVER'})"
         )
-        return f"  {self.name:50s} {shown:>9s} {self.unit}{verdict}"
+        return f"  {self.name:56s} {shown:>9s} {self.unit}{verdict}"
 
 
 def machine() -> dict:
