@@ -23,7 +23,7 @@ import pandas as pd
 
 FORMAT = 1
 MIN_BYTES = 16 * 2**20
-KEEP = 8
+KEEP = 4
 
 
 def folder() -> Path:
