@@ -28,8 +28,9 @@ def _env() -> dict:
     return env
 
 
-def measure(logs: Path, keep=False) -> list:
+def measure(logs: Path) -> list:
     """The figures; each command's output is in logs/clone-<phase>-<command>.log."""
+    logs.mkdir(parents=True, exist_ok=True)
     folder = Path(tempfile.mkdtemp(prefix="hpcaas-bench-clone-"))
     clone, env, figures = folder / "hpcaas-bench", _env(), []
     try:
@@ -43,7 +44,10 @@ def measure(logs: Path, keep=False) -> list:
             figures.append(
                 Figure(f"fresh clone {phase}: setup + smoke", setup.wall + smoke.wall, "s", LIMITS[phase], cmd)
             )
+            for command, timed in (("setup", setup), ("smoke", smoke)):
+                for step, seconds in timed.steps():
+                    if seconds >= 1:  # where the time went, by the commands' own progress lines
+                        figures.append(Figure(f"    {phase} {command}: {step[:60]}", seconds, "s", None, cmd))
     finally:
-        if not keep:
-            shutil.rmtree(folder, ignore_errors=True)
+        shutil.rmtree(folder, ignore_errors=True)
     return figures

@@ -67,7 +67,7 @@ def append(figures, where, started, load_1min, path=CSV) -> Path:
                     "date": started.isoformat(timespec="seconds"),
                     **where,
                     "load_1min": f"{load_1min:.2f}",
-                    "figure": fig.name,
+                    "figure": fig.name.strip(),
                     "value": f"{fig.value:.6g}",
                     "unit": fig.unit,
                     "limit": "" if fig.limit is None else f"{fig.limit:g}",

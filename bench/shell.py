@@ -1,11 +1,12 @@
-"""Commands run as a user runs them (bash, after `. ./setup-env.sh`), timed: wall seconds and
-the CPU seconds of the command and its children (on a shared machine the CPU time is the
-steadier figure; the wall time is what a user waits)."""
+"""Commands run as a user runs them (bash, after `. ./setup-env.sh`), timed: wall seconds, the
+CPU seconds of the command and its children (on a shared machine the CPU time is the steadier
+figure; the wall time is what a user waits), and when each of the project's `[hpcaas] ...`
+progress lines appeared (so a slow command says which of its steps was slow)."""
 
 import resource
 import subprocess
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from hpcaas.paths import ROOT
 
@@ -15,6 +16,13 @@ class Timed:
     wall: float
     cpu: float
     output: str
+    marks: list = field(default_factory=list)  # (seconds since the start, '[hpcaas] ...' line)
+
+    def steps(self) -> list:
+        """(step, seconds): from the start to the first progress line, then from each line to
+        the next (the step that line announced), the last to the end."""
+        points = [(0.0, "(start: environment, checks)")] + self.marks + [(self.wall, "")]
+        return [(text, t2 - t1) for (t1, text), (t2, _) in zip(points, points[1:])]
 
 
 def run(script: str, cwd=ROOT, env=None, setup_env=True, log=None) -> Timed:
@@ -22,20 +30,26 @@ def run(script: str, cwd=ROOT, env=None, setup_env=True, log=None) -> Timed:
     prelude = f". {ROOT}/setup-env.sh && " if setup_env else ""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     t0 = time.perf_counter()
-    done = subprocess.run(
+    lines, marks = [], []
+    with subprocess.Popen(
         ["bash", "-c", "set -euo pipefail; " + prelude + script],
         cwd=cwd,
         env=env,
         stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT,
         text=True,
-    )
+    ) as proc:
+        for line in proc.stdout:
+            lines.append(line)
+            if line.startswith("[hpcaas] "):
+                marks.append((time.perf_counter() - t0, line[len("[hpcaas] ") :].strip()))
     wall = time.perf_counter() - t0
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    output = "".join(lines)
     if log is not None:
-        log.write_text(done.stdout)
-    if done.returncode != 0:
-        tail = "\n".join(done.stdout.splitlines()[-15:])
-        raise RuntimeError(f"`{script}` failed (exit {done.returncode}) in {cwd}:\n{tail}")
-    return Timed(wall, cpu, done.stdout)
+        log.write_text(output)
+    if proc.returncode != 0:
+        tail = "\n".join(output.splitlines()[-15:])
+        raise RuntimeError(f"`{script}` failed (exit {proc.returncode}) in {cwd}:\n{tail}")
+    return Timed(wall, cpu, output, marks)
