@@ -10,6 +10,8 @@ package manager writes into every script) is reported apart, as is what is left 
 
 from pathlib import Path
 
+import yaml
+
 from bench import shell
 from bench.record import Figure
 from hpcaas.paths import WORKSPACES
@@ -37,6 +39,15 @@ def measure(ws: Path = None) -> list:
     ws = ws or WORKSPACES / STUDY
     if not _experiments(ws):
         return [Figure("Ramble overhead: not measured (no smoke workspace: run make smoke first)", float("nan"), "")]
+    system = yaml.safe_load((ws / "configs" / "ramble.yaml").read_text())["ramble"]["variables"].get("system")
+    if system != "local":  # through a batch scheduler, ramble on returns once the jobs are submitted
+        return [
+            Figure(
+                f"Ramble overhead: not measured (smoke is set up for {system}: make smoke SYSTEM=local)",
+                float("nan"),
+                "",
+            )
+        ]
     on = shell.run(f"ramble -D {ws} on", log=ws / "logs" / "bench-on.log")
     shell.run(
         f"ramble -D {ws} workspace analyze -f json text >/dev/null"
