@@ -47,7 +47,7 @@ def measure(logs: Path) -> list:
             for command, timed in (("setup", setup), ("smoke", smoke)):
                 for step, seconds in timed.steps():
                     if seconds >= 1:  # where the time went, by the commands' own progress lines
-                        figures.append(Figure(f"    {phase} {command}: {step[:60]}", seconds, "s", None, cmd))
+                        figures.append(Figure(f"    {phase} {command}: {step[:44]}", seconds, "s", None, cmd))
     finally:
         shutil.rmtree(folder, ignore_errors=True)
     return figures
