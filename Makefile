@@ -7,7 +7,7 @@ export HPCAAS_SYSTEM := $(SYSTEM)
 PYTHON := .venv/bin/python
 
 .DEFAULT_GOAL := help
-.PHONY: help setup system systems mirror smoke catalog run reproduce dry-run concretize validate baseline test test-slow lint bench clean foms profile slurm-up slurm-down
+.PHONY: help setup system systems mirror smoke catalog run reproduce dry-run concretize validate baseline test test-locks test-slow lint bench clean foms profile slurm-up slurm-down
 
 help: ## List the targets
 	@grep -hE '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-12s %s\n", $$1, $$2}'
@@ -53,7 +53,11 @@ test: ## Lint, then the test suite (unit tests, the smoke study and the catalog'
 	@scripts/lint.sh
 	@$(PYTHON) -m pytest -m "not slow"
 
-test-slow: ## The slow tier: every committed Spack lock solved again
+test-locks: ## Solve every committed Spack lock again (CI runs it when a Spack input changed since the last lock)
+	@scripts/setup.sh
+	@$(PYTHON) -m pytest -m slow tests/environments
+
+test-slow: ## The slow tier: every committed Spack lock solved again; HPCToolkit's hpcrun on a real MPI program
 	@scripts/setup.sh
 	@$(PYTHON) -m pytest -m slow
 

@@ -27,6 +27,28 @@ import yaml
 from hpcaas.paths import CONFIGS, ROOT
 
 TIERS = ("fast", "all")
+# Tools the studies use besides the applications, each built from its Spack environment
+# (environments/<tool>) in the slow tier: HPCToolkit, the profiler of `make reproduce PROFILE=`.
+TOOLS = ("hpctoolkit",)
+
+# Run under `spack -e environments/<tool> python`: the environment's root if installed, and the
+# seconds Spack spent building it and every dependency it built (externals took none).
+_TOOL = """
+import json, os, sys
+import spack.environment as ev
+import spack.store
+env = ev.active_environment()
+out = {}
+installed = [s for user in env.user_specs for s in spack.store.STORE.db.query(user, installed=True)]
+for spec in installed:
+    total = 0.0
+    for dep in spec.traverse():
+        times = dep.prefix.join(".spack").join("install_times.json") if not dep.external else None
+        if times and os.path.exists(times):
+            total += json.load(open(times))["total"]
+    out = {"version": str(spec.version), "build_s": round(total)}
+json.dump(out, sys.stdout)
+"""
 
 # Run under `ramble python`: each application of our repository, its catalog workload and specs.
 _RAMBLE = """
@@ -244,11 +266,54 @@ def table(system: str, results_csv: str, out_csv: str, tier: str = "all") -> int
                 "reason": reason,
             }
         )
+    out += [_tool_row(tool, tier) for tool in TOOLS]
     with open(out_csv, "w", newline="") as f:
         writer = csv.DictWriter(f, fieldnames=list(out[0]))
         writer.writeheader()
         writer.writerows(out)
     return 0 if all(r["status"] in ("SUCCESS", "SKIPPED") for r in out) else 1
+
+
+def _tool_row(tool: str, tier: str) -> dict:
+    """catalog.csv's row of a tool: built (SUCCESS) when its environment's root is installed."""
+    env = ROOT / "environments" / tool
+    source = _tool("spack", _SPACK, {tool: _environment_root(env)})[tool]
+    row = {
+        "application": tool,
+        "version": source["version"],
+        "source_kind": source["kind"],
+        "source_ref": source["ref"],
+        "built_by": "spack",
+        "status": "SKIPPED",
+        "foms": 0,
+        "build_s": "",
+        "reason": "slow tier: make catalog builds it",
+    }
+    if tier == "fast":
+        return row
+    with tempfile.NamedTemporaryFile("w", suffix=".py") as script:
+        script.write(_TOOL)
+        script.flush()
+        proc = subprocess.run(
+            ["bash", "-c", f'. ./setup-env.sh && spack -e "{env}" python {script.name}'],
+            cwd=ROOT,
+            capture_output=True,
+            text=True,
+        )
+    built = json.loads(proc.stdout or "{}") if proc.returncode == 0 else {}
+    if built:
+        row.update(status="SUCCESS", build_s=built["build_s"], reason=f"a tool: tests/{tool} runs it")
+    else:
+        row.update(status="FAILED", reason=f"not installed: spack -e environments/{tool} install failed")
+    return row
+
+
+def _environment_root(env: Path) -> str:
+    """The one root spec of a tool's environment (its matrix's first row, without the system's
+    compiler and target, which the definitions fill)."""
+    specs = yaml.safe_load((env / "spack.yaml").read_text())["spack"]["specs"]
+    first = specs[0]["matrix"][0][0] if isinstance(specs[0], dict) else specs[0]
+    return first.split()[0]
 
 
 def _build_seconds(entries_: list) -> dict:
@@ -298,6 +363,7 @@ def register(sub):
     p = cmds.add_parser("study", help="print the generated catalog study for SYSTEM")
     p.add_argument("system")
     p.add_argument("--tier", default="all", choices=TIERS)
+    cmds.add_parser("tools", help="the tools built in the slow tier, one per line (environments/<tool>)")
     p = cmds.add_parser("table", help="write catalog.csv from the catalog run's results.csv")
     p.add_argument("system")
     p.add_argument("results_csv")
@@ -309,6 +375,9 @@ def register(sub):
             lines = unreachable(args.system, args.tier)
             print(*lines, sep="\n", file=sys.stderr) if lines else None
             return 1 if lines else 0
+        if args.catalog_command == "tools":
+            print(*TOOLS, sep="\n")
+            return 0
         if args.catalog_command == "study":
             print(yaml.safe_dump(study_doc(args.system, args.tier), sort_keys=False))
             return 0

@@ -21,17 +21,14 @@ follows the metric's direction (analysis.directions: a time is lower-is-better).
 import pandas as pd
 
 from analysis import directions, frame
-from analysis.errors import InputError
+from analysis.errors import InputError, listed
 
 HOLDS, FAILS, NOT_COMPARABLE = "holds", "does not hold here", "not comparable at this scale"
 CHECKS = ("ratio", "best", "order", "speedup")
 
 
 def validate(rows, file) -> list:
-    if not isinstance(rows, list) or not rows:
-        raise InputError(file, "conclusions", "a list of claims (hpcaas/conclusions.py)")
-    for i, row in enumerate(rows):
-        key = f"conclusions.{i}"
+    for key, row in listed(rows, file, "conclusions", "a list of claims (hpcaas/conclusions.py)"):
         for field in ("claim", "where", "metric", "check"):
             if not row.get(field):
                 raise InputError(file, f"{key}.{field}", "present (hpcaas/conclusions.py)")

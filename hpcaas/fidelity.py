@@ -22,7 +22,7 @@ and where the dry-run shows the value, so a changed value without a changed row 
 
 import re
 
-from analysis.errors import InputError
+from analysis.errors import InputError, listed
 
 PARAMETERS = (
     "application",
@@ -51,12 +51,7 @@ RENDERS = ("spec", "command", "env", "experiments")
 
 def validate(rows, file) -> list:
     """The rows, or InputError naming the row and key that is wrong."""
-    if not isinstance(rows, list) or not rows:
-        raise InputError(file, "fidelity", "a list of rows (hpcaas/fidelity.py)")
-    for i, row in enumerate(rows):
-        key = f"fidelity.{i}"
-        if not isinstance(row, dict):
-            raise InputError(file, key, "a mapping (parameter, value, paper+where or silent, renders)")
+    for key, row in listed(rows, file, "fidelity", "a list of rows (hpcaas/fidelity.py)"):
         if row.get("parameter") not in PARAMETERS:
             raise InputError(file, f"{key}.parameter", f"one of {', '.join(PARAMETERS)}; got {row.get('parameter')!r}")
         if "value" not in row:

@@ -133,6 +133,16 @@ def base_clock(info):
     ), "BogoMIPS / 2 (the TSC rate; a VM hides the nominal clock)"
 
 
+def last_level_cache_mib(info):
+    """The node's last-level cache, all instances: lscpu's 'L3 cache: 260 MiB (1 instance)' (its
+    highest level present), None when lscpu does not say."""
+    for level in ("L3 cache", "L2 cache"):
+        match = re.match(r"([0-9.]+)\s*([KMG])i?B?\b", info.get(level, ""))
+        if match:
+            return float(match[1]) * {"K": 1 / 1024, "M": 1, "G": 1024}[match[2]]
+    return None
+
+
 def vector_facts(flags):
     """Widest DP SIMD and DP FLOP/cycle/core, assuming two FMA pipes (true of Zen 2-4 and of
     Intel server cores since Haswell); not verified against the vendor for this SKU."""
@@ -188,6 +198,7 @@ def system_facts(target, launchers):
             flops, "lscpu", "2 FMA pipes x SIMD width / 64 bit x 2 FLOP (assumed)", verified=False
         ),
         "memory_per_node_gib": fact(round(mem_kib / 2**20, 1), "meminfo"),
+        "last_level_cache_mib": fact(last_level_cache_mib(info), "lscpu"),
         "memory_bandwidth": {
             "specified_gbs_per_node": fact(None, "make-system", "not known for this machine"),
             "measured_gbs_per_node": fact(None, "make-system", "run the stream study to measure it"),

@@ -46,7 +46,16 @@ SUBMIT = {
 }
 
 #: Ramble variables derived from a system's facts: never written in its ramble/variables.yaml.
-DERIVED = ("system", "target", "cores_per_node", "processes_per_node", "n_threads", "mpi_command", "batch_submit")
+DERIVED = (
+    "system",
+    "target",
+    "cores_per_node",
+    "processes_per_node",
+    "n_threads",
+    "mpi_command",
+    "batch_submit",
+    "last_level_cache_bytes",
+)
 
 #: How a GPU counts towards R_peak: its DP peak (default), half its SP peak (Desmos IJHPCA'19), or not.
 GPU_RULES = ("dp", "half_sp", "none")
@@ -315,6 +324,9 @@ def ramble_config(folder, doc=None) -> dict:
         "mpi_command": "env {fabric_env_{fabric}} {launcher_{launcher}}",
         "batch_submit": SUBMIT[scheduler],
     }
+    llc = doc.get("last_level_cache_mib", {}).get("value")
+    if llc:  # only where the facts give it: a preset sized from it needs it (needs.variables)
+        derived["last_level_cache_bytes"] = str(int(llc * 2**20))
     return {"variables": {**derived, **variables}, "env_vars": env_vars, "template": template.read_text()}
 
 

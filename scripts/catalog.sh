@@ -16,6 +16,14 @@ cd "$HPCAAS_ROOT"
 hpcaas catalog sources "$system" --tier "$HPCAAS_CATALOG_TIER" || die "the catalog's sources are not all reachable"
 rc=0
 scripts/run-study.sh catalog "$system" || rc=$?
+if [ "$HPCAAS_CATALOG_TIER" = all ]; then
+    # The tools the studies use, each from its environment, for the system.
+    hpcaas_system "$system"
+    for tool in $(hpcaas catalog tools); do
+        say "$tool: spack -e environments/$tool install (a cold build takes hours on a small machine)"
+        spack -e "environments/$tool" install --fail-fast || rc=1
+    done
+fi
 hpcaas catalog table "$system" results/catalog/results.csv results/catalog/catalog.csv \
     --tier "$HPCAAS_CATALOG_TIER" || rc=1
 column -s, -t < results/catalog/catalog.csv | cut -c1-160

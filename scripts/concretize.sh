@@ -19,7 +19,7 @@ if [ "${1:-}" = --stale ]; then
 fi
 [ $# -eq 2 ] || die "usage: make concretize SYSTEM=<system> ENV=<study> (pairs: hpcaas environments pairs)"
 system=$1 study=$2
-hpcaas environments pairs | grep -qx "$study $system" ||
+hpcaas environments pairs | grep -x "$study $system" >/dev/null ||
     die "$study on $system: not a pair (a study's paper_system names its pairs; hpcaas environments pairs lists them)"
 
 ws=$(scripts/dry-run.sh "$study" "$system" | tail -n 1)

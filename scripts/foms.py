@@ -11,8 +11,10 @@ experiments run, and lets Ramble's analyze pipeline extract.
 - A log from elsewhere has no experiment: the `requested-*` criteria (which compare the run
   with the experiment's variables) are left out, unless VAR=VALUE gives every variable one
   uses (e.g. `hpl_n=1000`), as Ramble would have.
-- A file holding several appended runs: with the application's `run_start_regex`, only the
-  last run is read, and stderr says so.
+- A file holding several appended runs (the same rule for every application): a run opens with
+  the first line that matches the application's `run_start_regex`, and each later line that
+  matches it with the same text opens the next run. Only the last run is read, and stderr says
+  which lines opened runs; a line a run prints before its opening line stays with the run before.
 Exit 0 when the log's run meets the success criteria, 1 naming the failed criteria (or saying
 that no FOM matched), 2 on bad arguments.
 """
@@ -166,7 +168,9 @@ def context_labeller(app_cls):
         fmt = conf["output_format"]
         parts = re.split(r"\{(\w+)\}", fmt)
         regex = "".join(re.escape(p) if i % 2 == 0 else f"(?P<{p}>.*?)" for i, p in enumerate(parts))
-        patterns.append((def_name, re.compile(regex + "$"), parts[1::2]))
+        patterns.append((def_name, re.compile(regex + "$"), parts[1::2], len("".join(parts[0::2]))))
+    # The most literal text first: a bare "{level}" matches any name, so it is tried last.
+    patterns = [p[:3] for p in sorted(patterns, key=lambda p: -p[3])]
 
     def label(name):
         for def_name, regex, fields in patterns:
@@ -185,23 +189,39 @@ def app_class(app):
         fail(f"APP: no Ramble application named '{app}' (see: ramble list)")
 
 
+def run_starts(regex, lines):
+    """The lines (indices) that open a run: the first line matching REGEX, and each later line that
+    matches it with the same text (whitespace aside). Other matches belong to the run they are in:
+    OpenFOAM's second utility, a second banner line, each rank's copy of an introduction that the
+    regex does not match."""
+    starts, opening = [], None
+    for n, line in enumerate(lines):
+        m = re.match(regex, line)
+        if m:
+            text = " ".join(m.group(0).split())
+            opening = opening or text
+            if text == opening:
+                starts.append(n)
+    return starts
+
+
 def last_run(app, app_cls, log, tmp, i):
-    """(file to read, note): LOG itself, or its last run in a file under TMP when the
-    application's run_start_regex matches more than one line of it."""
+    """(file to read, note): LOG itself, or its last run in a file under TMP when LOG holds more
+    than one run (see run_starts)."""
     regex = getattr(app_cls, "run_start_regex", None)
     if not regex:
         return log, None
     with open(log, errors="replace") as f:
         lines = f.readlines()
-    starts = [n for n, line in enumerate(lines) if re.match(regex, line)]
+    starts = run_starts(regex, lines)
     if len(starts) < 2:
         return log, None
     path = os.path.join(tmp, f"last-run-{i}-{os.path.basename(log)}")
     with open(path, "w") as f:
         f.writelines(lines[starts[-1] :])
     return path, (
-        f"{log} holds {len(starts)} runs of {app} (lines {', '.join(str(n + 1) for n in starts)} "
-        f"match its run_start_regex {regex!r}): reporting the last one, from line {starts[-1] + 1}"
+        f"{log} holds {len(starts)} runs of {app} (lines {', '.join(str(n + 1) for n in starts)} open "
+        f"one, matching its run_start_regex {regex!r}): reporting the last one, from line {starts[-1] + 1}"
     )
 
 

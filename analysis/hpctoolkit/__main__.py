@@ -10,7 +10,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[2]
+from hpcaas.paths import ROOT
+
 VENV_PYTHON = ROOT / ".venv-hpctoolkit" / "bin" / "python"
 REEXEC = "HPCAAS_HPCTOOLKIT_REEXEC"  # set once we run under the venv: never loop
 

@@ -1,6 +1,7 @@
 """Every application's FOM regexes against real output logs, through `make foms` (Ramble's
 own definitions and matching). Each tests/apps/<app>/cases.yaml lists real logs, where they
-came from, the exact values Ramble must extract, and whether the run must count as a success."""
+came from, the exact values Ramble must extract, whether the run must count as a success and, when
+not, the success criteria it fails (`failed`); a log of several appended runs says how many (`runs`)."""
 
 import json
 import subprocess
@@ -35,10 +36,7 @@ def extracted(project, tmp_path_factory):
     (tmp / "cases.json").write_text(json.dumps(cases))
     run(f"ramble python scripts/foms.py --batch {tmp}/cases.json {tmp}/out.json", timeout=900)
     out = json.loads((tmp / "out.json").read_text())
-    return [
-        {"foms": {f"{c} {n}" if c else n: (v, u) for c, n, v, u in got["foms"]}, "statuses": got["statuses"]}
-        for got in out
-    ]
+    return [{**got, "foms": {f"{c} {n}" if c else n: (v, u) for c, n, v, u in got["foms"]}} for got in out]
 
 
 @pytest.mark.parametrize("i", range(len(CASES)), ids=[f"{a}:{Path(c['log']).name}" for a, c in CASES])
@@ -52,6 +50,14 @@ def test_foms_from_real_log(extracted, i):
         assert foms and passed, f"{log}: statuses {got['statuses']}, {len(foms)} FOMs"
     else:
         assert not (foms and passed), f"a failed run passed {app}'s success criteria: {log}"
+        assert case.get("failed"), f"{log}: name the success criteria the failed run misses (failed: [...])"
+        assert got["failed"] == case["failed"], f"{log}: failed criteria"
+    # A log of one run reads whole; one of several appended runs, its last (and says so).
+    runs = case.get("runs", 1)
+    if runs == 1:
+        assert got["note"] is None, got["note"]
+    else:
+        assert f" holds {runs} runs of {app} " in got["note"], got["note"]
     for key, expected in case.get("foms", {}).items():
         assert key in foms, f"{key} not extracted; got {sorted(foms)[:20]}"
         value, units = foms[key]
@@ -134,7 +140,7 @@ def test_make_foms_reads_the_last_of_appended_runs(project):
     assert "Summary=Summary HPL_N\t1200\t" in lines and "Summary=Summary HPL_N\t1000\t" not in lines
     assert "Summary=Summary HPL_Tflops\t0.00064004\tTflops" in lines
     assert got.stderr == (
-        f"make foms: {log} holds 2 runs of hpcc (lines 2, 586 match its run_start_regex "
+        f"make foms: {log} holds 2 runs of hpcc (lines 2, 586 open one, matching its run_start_regex "
         "'This is the DARPA/DOE HPC Challenge Benchmark version'): reporting the last one, "
         "from line 586\n"
     )

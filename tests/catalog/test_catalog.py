@@ -33,9 +33,11 @@ def runs(project):
     return first[1], results, second
 
 
-def test_one_row_per_application(runs):
+def test_one_row_per_application_and_tool(runs):
     table, _, _ = runs
-    assert sorted(table) == APPS
+    assert sorted(table) == sorted(APPS + list(catalog.TOOLS))
+    for tool in catalog.TOOLS:  # built in the slow tier only
+        assert table[tool]["status"] == "SKIPPED" and table[tool]["source_kind"] == "git", table[tool]
 
 
 def test_fast_tier_applications_succeed_and_the_rest_say_why(runs):

@@ -4,8 +4,9 @@ database, and the project's reader (`python -m analysis.hpctoolkit`) reads it. T
 measures its own CPU time in its compute function and in its MPI calls; the profile must put
 those functions on the call paths and attribute them about that time.
 
-HPCToolkit is the one Spack builds from environments/hpctoolkit: without it installed these
-tests fail (never skip) with the command that installs it."""
+HPCToolkit is the one Spack builds from environments/hpctoolkit (make catalog's slow tier: hours
+cold on a small machine), so these tests are in the slow tier (make test-slow); without it
+installed they fail (never skip) with the command that installs it."""
 
 import re
 import shlex
@@ -17,6 +18,8 @@ import pandas as pd
 import pytest
 import yaml
 from testkit import ROOT, run
+
+pytestmark = pytest.mark.slow
 
 HERE = Path(__file__).resolve().parent
 ENVIRONMENT = ROOT / "environments/hpctoolkit"

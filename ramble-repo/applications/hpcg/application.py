@@ -109,6 +109,29 @@ LEVEL_KEYS = [
 ]
 
 
+# NVIDIA's HPCG binary (hpc-benchmarks, 2017 on) prints its own summary on stdout: per kernel
+# "SpMV  =  178.3 GF (1123.1 GB/s Effective)   22.3 GF_per ( 140.4 GB/s Effective)" (per GPU),
+# then "end of application...".
+NV_KERNEL = (
+    r"^(?P<kernel>SpMV|SymGS|total|final)\s*=\s*(?P<gf>[0-9.eE+-]+) GF \(\s*(?P<bw>[0-9.eE+-]+) GB/s Effective\)"
+    r"\s+(?P<gfper>[0-9.eE+-]+) GF_per \(\s*(?P<bwper>[0-9.eE+-]+) GB/s Effective\)"
+)
+NV_SUMMARY = [
+    ("NVIDIA setup time", r"^Setup time:\s*", "s"),
+    ("NVIDIA optimization time", r"^Optimization time:\s*", "s"),
+    ("NVIDIA benchmark elapsed time", r"^Completed Benchmarking Phase\.\.\. elapsed time:\s*", "s"),
+    ("NVIDIA CG sets", r"^Number of CG sets:\s*", ""),
+    ("NVIDIA iterations per set", r"^Iterations per set:\s*", ""),
+    ("NVIDIA scaled residual mean", r"^scaled res mean:\s*", ""),
+    ("NVIDIA scaled residual variance", r"^scaled res variance:\s*", ""),
+    ("NVIDIA total time", r"^Total Time:\s*", "s"),
+    ("NVIDIA setup overhead", r"^Setup\s+Overhead:\s*", "%"),
+    ("NVIDIA optimization overhead", r"^Optimization\s+Overhead:\s*", "%"),
+    ("NVIDIA convergence overhead", r"^Convergence\s+Overhead:\s*", "%"),
+    ("NVIDIA GPU memory used", r"^Memory use:\s*", "MB"),
+]
+
+
 def flatten_yaml(lines):
     """HPCG 3.0's YAML result ("Section:" then "  Key: value" lines) as 3.1's "Section::Key=value"
     lines: 3.0 repeats keys under different sections (Raw DDOT is a FLOP count and a GFLOP/s
@@ -147,8 +170,8 @@ class Hpcg(BuiltinHpcg):
     software_spec("hpcg", pkg_spec="hpcg@3.1 +openmp", package_manager="spack*")
 
     # The result file's first line: "HPCG-Benchmark" (3.1), "HPCG-Benchmark version: 3.0", or
-    # Intel's "n104-8p-1t version: V3.0".
-    run_start_regex = r"^(?:HPCG-Benchmark\b|\S+ version: V3)"
+    # Intel's "n104-8p-1t version: V3.0"; NVIDIA's stdout opens with "start of application".
+    run_start_regex = r"^(?:HPCG-Benchmark\b|\S+ version: V3|start of application)"
 
     # 3.1's file ends in .txt, 3.0's in .yaml: take whichever this version wrote.
     executable("move-log", "mv HPCG-Benchmark* {results_file}", use_mpi=False)
@@ -212,11 +235,32 @@ class Hpcg(BuiltinHpcg):
             contexts=["grid-level"],
         )
 
-    success_criteria("completed", mode="string", file=RESULTS, match=r"^Final Summary::HPCG result is")
-    success_criteria("verified", mode="string", file=RESULTS, match=status.replace("VALID|INVALID", "VALID"))
+    figure_of_merit_context("kernel", regex=NV_KERNEL, output_format="{kernel} kernel")
+    for fom, group, units in (
+        ("NVIDIA rate", "gf", "GFLOP/s"),
+        ("NVIDIA effective bandwidth", "bw", "GB/s"),
+        ("NVIDIA rate per GPU", "gfper", "GFLOP/s"),
+        ("NVIDIA effective bandwidth per GPU", "bwper", "GB/s"),
+    ):
+        figure_of_merit(fom, log_file=RESULTS, fom_regex=NV_KERNEL, group_name=group, units=units, contexts=["kernel"])
+    for fom, prefix, units in NV_SUMMARY:
+        figure_of_merit(fom, log_file=RESULTS, fom_regex=prefix + NUM, group_name="value", units=units)
+
+    # The verdict line (3.0, 3.1, Intel's), or NVIDIA's stdout end line.
+    success_criteria(
+        "completed", mode="string", file=RESULTS, match=r"^(Final Summary::HPCG result is|end of application\.\.\.)"
+    )
+    # HPCG's verdict, where the file has one, is VALID: NVIDIA's stdout prints none (its result
+    # file does), so only an INVALID verdict fails.
+    success_criteria("verified", mode="string", file=RESULTS, anti_match=status.replace("VALID|INVALID", "INVALID"))
     # The V&V, iteration count and reproducibility tests each print Result=PASSED or FAILED.
     success_criteria("tests-passed", mode="string", file=RESULTS, anti_match=r"^[^=]*::Result\s*=\s*FAILED")
-    success_criteria("finite-values", mode="string", file=RESULTS, anti_match=r"(?i)^[^=]*=\s*[-+]?(nan|inf)\s*$")
+    success_criteria(
+        "finite-values",
+        mode="string",
+        file=RESULTS,
+        anti_match=r"(?i)^([^=]*=\s*[-+]?(nan|inf)\s*$|(SpMV|SymGS|total|final)\s*=\s*[-+]?(nan|inf))",
+    )
 
     def _prepare_analysis(self, workspace, app_inst=None):
         """HPCG 3.0's YAML result is read in 3.1's form; the file as written is kept beside it (.yaml)."""

@@ -34,14 +34,10 @@ class Opensbli(ExecutableApplication):
     software_spec("opensbli", pkg_spec="opensbli@2023.02.02", package_manager="spack*")
     required_package("opensbli", package_manager="spack*")
 
-    # The first line of a run, per format: the 2018 build's introduction, the "va"/"ws" notes of
-    # the current one, else (current "ss") OPS' decomposition of the block.
-    run_start_regex = (
-        r"^(This is the benchmark application developed for the CFD application"
-        r"|The simulation performed is the validation simulation"
-        r"|The simulation is performed is the weak scaling simulation"
-        r"|block \"taylor_green_vortex_block\" decomposed on to a processor grid)"
-    )
+    # A run's opening line: OPS' decomposition of the block, which rank 0 alone prints, in every
+    # format. The 2018 build's introduction and the "va"/"ws" notes come before it but are printed
+    # by every rank (64 copies in a 64-rank log), so they cannot tell runs apart.
+    run_start_regex = r"^block \"\S+\" decomposed on to a processor grid"
 
     executable(
         "write-input",
