@@ -64,8 +64,8 @@ test-slow: ## The slow tier: every committed Spack lock solved again; HPCToolkit
 lint: ## Formatting and lint: ruff (format + check), shellcheck, codespell
 	@scripts/lint.sh
 
-bench: ## Measure speed targets (analysis on 1,000,000 rows)
-	@$(PYTHON) -m analysis.bench
+bench: ## Measure the speed targets -> results/bench/bench.csv: analysis of 1M rows, dry-run per experiment, Ramble overhead [FULL=1: + fresh clone setup+smoke]
+	@$(PYTHON) -m bench $(if $(FULL),--full)
 
 clean: ## Remove generated workspace state and results (keeps tools, venv, Spack installs and every tracked file)
 	@git clean -q -d -f -X -- results dry-runs ramble-workspaces

@@ -22,7 +22,7 @@ def _side_note(axis, label, status, note):
 def compare(df, metric, axis, a, b, direction, file, by=None) -> pd.DataFrame:
     frame.require(df, [axis], file, "the column the comparison is along")
     rows = frame.select_metric(df, metric, file)
-    labels = rows[axis].astype(str)
+    labels = frame.strings(rows[axis])
     present = pd.unique(labels)
     for label in (a, b):
         if label not in set(present):
@@ -47,15 +47,18 @@ def compare(df, metric, axis, a, b, direction, file, by=None) -> pd.DataFrame:
     agg = frame.aggregate(rows, keys, file)
 
     pair = [k for k in keys if k != axis] + ["metric", "unit"]
-    side = agg[axis].astype(str)
+    side = frame.strings(agg[axis])
     cols = pair + ["value", "status", "note"]
     both = agg.loc[side == a, cols].merge(agg.loc[side == b, cols], on=pair, how="outer", suffixes=("_a", "_b"))
     ratio = oriented_ratio(both["value_b"], both["value_a"], direction)
     both["ratio"] = ratio
     both["better"] = np.select([ratio > 1, ratio < 1, ratio == 1], [b, a, "equal"], default="")
-    notes = [
+    notes = np.full(len(both), "", dtype=object)
+    both_ok = ((both["status_a"] == frame.SUCCESS) & (both["status_b"] == frame.SUCCESS)).to_numpy()
+    sides = both.loc[~both_ok, ["status_a", "note_a", "status_b", "note_b"]]  # only these have a note
+    notes[~both_ok] = [
         "; ".join(n for n in (_side_note(axis, a, sa, na), _side_note(axis, b, sb, nb)) if n)
-        for sa, na, sb, nb in zip(both["status_a"], both["note_a"], both["status_b"], both["note_b"])
+        for sa, na, sb, nb in zip(sides["status_a"], sides["note_a"], sides["status_b"], sides["note_b"])
     ]
     out = both[pair[:-2]].copy()
     out["metric"], out["unit"] = both["metric"], both["unit"]

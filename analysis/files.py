@@ -14,7 +14,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from analysis import formats
+from analysis import fastread, formats, readcache
 from analysis.errors import InputError
 from analysis.schema import MEASURE, NUMERIC_DIMENSIONS
 
@@ -116,18 +116,34 @@ def read_results(path, required=MEASURE, value_decimals=False) -> pd.DataFrame:
     experiment name (nearly one per row); value is float, empty meaning no number (a failed
     run, a lost cell); nodes/ranks/threads/repeat are nullable whole numbers. The index is the
     data row number, so line = index + 2 in error messages. value_decimals adds how many
-    decimals each value was written with (the precision the paper printed).
+    decimals each value was written with (the precision the paper printed). A large file's
+    frame is kept (readcache.py) and loaded instead of parsed until the file changes.
     """
     src, name = _source(path)
     columns = _header(src, name)
     _require(columns, required, name)
     numeric = [c for c in ["value"] + _WHOLE_NUMBER_COLUMNS if c in columns]
+    keep = isinstance(src, Path) and not value_decimals  # a large file's frame is kept for the next read
+    df = readcache.load(src) if keep else None
+    if df is not None:
+        return df
     dtypes = {c: "category" for c in columns}
     dtypes.update({c: "float64" for c in numeric})
     if "experiment" in columns:
         dtypes["experiment"] = str
+    # A file goes through Polars when it is clean; anything doubtful is read again by pandas,
+    # whose errors name the line. Both parse numbers exactly (round_trip), so both give one frame.
+    df = fastread.read(src, columns, numeric) if isinstance(src, Path) else None
     try:
-        df = _read_csv(src, name, dtype=dtypes, keep_default_na=False, na_values={c: [""] for c in numeric})
+        if df is None:
+            df = _read_csv(
+                src,
+                name,
+                dtype=dtypes,
+                keep_default_na=False,
+                na_values={c: [""] for c in numeric},
+                float_precision="round_trip",
+            )
     except (ValueError, TypeError):
         column, line, text = _first_bad_number(src, name, numeric)
         what = "a number or empty" if column == "value" else "a whole number or empty"
@@ -145,6 +161,8 @@ def read_results(path, required=MEASURE, value_decimals=False) -> pd.DataFrame:
     if value_decimals and "value" in df.columns:
         raw = _read_csv(src, name, usecols=["value"], dtype=str, keep_default_na=False)["value"]
         df["value_decimals"] = _decimals(raw)
+    if keep:
+        readcache.store(src, df)
     return df
 
 

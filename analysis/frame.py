@@ -2,6 +2,7 @@
 columns apart (by the user, constant, or following another column), refuse two rows for one
 configuration, and average the repeats of each configuration into one value with its status."""
 
+import numpy as np
 import pandas as pd
 
 from analysis import units
@@ -25,7 +26,20 @@ def require(df, columns, file, why):
 
 
 def is_varying(df, col) -> bool:
-    return df[col].nunique(dropna=False) > 1
+    """More than one value in the column (a missing value counts as one), told without hashing
+    every cell: a million rows of a few categories compare their codes with the first row's."""
+    values = df[col]
+    if len(values) < 2:
+        return False
+    if isinstance(values.dtype, pd.CategoricalDtype):
+        codes = values.cat.codes.to_numpy()
+        return bool((codes != codes[0]).any())
+    if pd.api.types.is_numeric_dtype(values) and not pd.api.types.is_bool_dtype(values):
+        numbers = values.to_numpy(dtype=float, na_value=np.nan)
+        if np.isnan(numbers[0]):
+            return not np.isnan(numbers).all()
+        return bool((numbers != numbers[0]).any())  # NaN != x: a missing value beside a number varies
+    return values.nunique(dropna=False) > 1
 
 
 def varying(df, columns) -> list:
@@ -42,8 +56,30 @@ def following(df, leader, columns) -> list:
     rather than split groups."""
     if not columns:
         return []
-    per_leader = df.groupby(leader, observed=True, dropna=False)[columns].nunique(dropna=False)
-    return [c for c in columns if is_varying(df, c) and per_leader[c].max() <= 1]
+    if isinstance(leader, (list, tuple)):  # several columns lead together (best's --by)
+        lead = df.groupby(list(leader), observed=True, dropna=False, sort=False).ngroup().to_numpy()
+    else:
+        lead = _codes(df[leader])
+    if not len(lead):
+        return []
+    slots = lead.max() + 2  # one more for a missing leader (code -1 lands in the last slot)
+    out = []
+    for col in columns:
+        if not is_varying(df, col):
+            continue
+        codes = _codes(df[col])
+        seen = np.empty(slots, dtype=codes.dtype)
+        seen[lead] = codes  # one of each leader value's codes; it follows if every row has that one
+        if (seen[lead] == codes).all():
+            out.append(col)
+    return out
+
+
+def _codes(values: pd.Series) -> np.ndarray:
+    """One integer per distinct value (a missing value is one value too), as groupby(dropna=False) tells them."""
+    if isinstance(values.dtype, pd.CategoricalDtype):
+        return values.cat.codes.to_numpy()
+    return pd.factorize(values, use_na_sentinel=False)[0]
 
 
 def keys(df, by, extra=()) -> list:
@@ -146,7 +182,10 @@ def _notes(bad, group_cols, out) -> pd.Series:
     text_cols = [c for c in ("status_reason", "note") if c in bad.columns]
     if bad.empty or not text_cols:
         return notes
-    reason = bad[text_cols].astype(str).agg(" ".join, axis=1).str.strip()
+    reason = strings(bad[text_cols[0]])
+    for col in text_cols[1:]:  # as " ".join per row, a column at a time
+        reason = reason + " " + strings(bad[col])
+    reason = reason.str.strip()
     first = (
         bad[group_cols]
         .assign(_note=reason)[reason != ""]
@@ -159,12 +198,21 @@ def _notes(bad, group_cols, out) -> pd.Series:
     return merged.fillna("").set_axis(out.index)
 
 
+def strings(values: pd.Series) -> pd.Series:
+    """values.astype(str), made from the categories for a categorical column (a million rows
+    repeat a few values: one string per category, not per row); a missing value is 'nan'."""
+    if values.dtype.name != "category":
+        return values.astype(str)
+    names = np.append(values.cat.categories.astype(str).to_numpy(dtype=object), "nan")  # code -1: missing
+    return pd.Series(names[values.cat.codes.to_numpy()], index=values.index, name=values.name)
+
+
 def label(df, columns, sep=", ", names=False) -> pd.Series:
     """Text naming each row's configuration: 'a, x' or, with names, 'system=a, mpi=x'
     (vectorised: a million rows are fine)."""
     text = pd.Series("", index=df.index)
     for i, col in enumerate(columns):
-        part = (col + "=" if names else "") + df[col].astype(str)
+        part = (col + "=" if names else "") + strings(df[col])
         text = part if i == 0 else text + sep + part
     return text
 
@@ -198,6 +246,6 @@ def sort_natural(df, columns, reference=None) -> pd.DataFrame:
             keys[col] = values
         else:
             seen = [str(v) for v in pd.unique(reference[col])] + [str(v) for v in pd.unique(values)]
-            keys[col] = values.astype(str).map({v: i for i, v in enumerate(dict.fromkeys(seen))})
+            keys[col] = strings(values).map({v: i for i, v in enumerate(dict.fromkeys(seen))})
     order = pd.DataFrame(keys).sort_values(list(columns), kind="stable").index
     return df.loc[order]

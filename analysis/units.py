@@ -91,6 +91,8 @@ def harmonise(df: pd.DataFrame, file, metric_col="metric") -> pd.DataFrame:
     """One unit per metric: values in a minority unit are converted to the metric's most common
     unit (ties: the first seen). Units that do not convert are bad input: the numbers would not
     be comparable."""
+    if df["unit"].nunique(dropna=False) <= 1:  # the usual case, told without a string per row
+        return df
     units = df["unit"].astype(str)
     if units.nunique() <= 1:
         return df

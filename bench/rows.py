@@ -1,0 +1,159 @@
+"""The analysis of 1,000,000 result rows: read + scaling (efficiency) + compare (ratios) + one
+plot, as a user runs them on a large study's results.csv.
+
+A child process writes a collect-format CSV (8 systems x 6 applications x 3 compilers x 3 MPIs x
+2 fabrics x 5 bindings x 2 distributions x 6 node counts x 5 repeats, 4 FOMs each, 1 % failed).
+Each timed run is a fresh process (python -m bench.rows CSV): its imports are timed apart from
+the pipeline, and its peak RSS is the analysis' own (Polars allocates outside Python's
+allocator, so tracemalloc would not see the reader). The first run parses the file and keeps
+its frame (analysis/readcache.py, in the bench's own temporary cache); the next runs load it."""
+
+import json
+import os
+import resource
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from analysis.schema import EXTRA_COLUMNS, RESULT_COLUMNS
+from bench.record import Figure
+
+AXES = {  # dimension -> values, slowest-varying first; experiments are their product
+    "system": [f"cloud-{i}" for i in range(8)],
+    "application": ["gromacs", "namd", "lammps", "openfoam", "mpas", "hpcg"],
+    "compiler": ["gcc", "intel", "cce"],
+    "mpi": ["openmpi", "cray-mpich", "mpich"],
+    "fabric": ["ofi", "ucx"],
+    "binding": ["none", "threads", "cores", "sockets", "auto"],
+    "distribution": ["block:block", "cyclic:cyclic"],
+    "nodes": [1, 2, 4, 8, 16, 32],
+    "repeat": [1, 2, 3, 4, 5],
+}
+FOMS = [("time", "s"), ("bandwidth", "GB/s"), ("rate", "Gflops"), ("latency", "usec")]
+LIMIT_S = 1.5  # issue 17
+
+
+def generate(path, rows):
+    """Write `rows` result rows in collect's format to path."""
+    rng = np.random.default_rng(2024)
+    sizes = [len(v) for v in AXES.values()]
+    n_exp = -(-rows // len(FOMS))
+    exp = np.arange(n_exp)
+    digits, rest = {}, exp.copy()
+    for (name, values), size in zip(reversed(AXES.items()), reversed(sizes)):
+        digits[name] = np.asarray(values)[rest % size]
+        rest //= size
+    nodes = digits["nodes"]
+    speed = rng.lognormal(0, 0.3, n_exp) * (1 + (exp % 7))
+    noise = rng.normal(1, 0.02, (len(FOMS), n_exp))
+    fom_values = [1000 / speed / nodes**0.9, 5 * speed, 50 * speed * nodes**0.95, 2 + 1 / speed]
+    failed = rng.random(n_exp) < 0.01
+    cols = {"experiment": np.char.add("study.wl.exp-", exp.astype(str))}
+    for name in AXES:
+        cols[name] = digits[name]
+    frames = []
+    for i, (metric, unit) in enumerate(FOMS):
+        part = pd.DataFrame(cols)
+        part["metric"], part["unit"] = metric, unit
+        part["value"] = np.where(failed, np.nan, fom_values[i] * noise[i])
+        frames.append(part)
+    df = pd.concat(frames, ignore_index=True).iloc[:rows]
+    failed_rows = df["value"].isna()
+    df["status"] = np.where(failed_rows, "FAILED", "SUCCESS")
+    df["status_reason"] = np.where(failed_rows, "Ramble status FAILED", "")
+    df["workload"], df["dataset"], df["target"], df["filesystem"], df["variant"] = "wl", "", "zen4", "lustre", ""
+    df["ranks"], df["threads"], df["context"] = df["nodes"] * 64, 1, ""
+    df["spack_lock_hash"], df["project_commit"] = "a" * 64, "b" * 40
+    df["spack_inputs_hash"], df["timestamp"] = "c" * 64, "2024-06-01T12:00:00Z"
+    df[RESULT_COLUMNS + EXTRA_COLUMNS].to_csv(path, index=False)
+
+
+def pipeline(path, png) -> dict:
+    """The timed steps in this process: {step: seconds}, imports first."""
+    times, t0 = {}, time.perf_counter()
+
+    def step(name):
+        nonlocal t0
+        now = time.perf_counter()
+        times[name] = now - t0
+        t0 = now
+
+    import matplotlib  # what the commands import; plot.py imports pyplot on first use
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot  # noqa: F401
+    import polars  # noqa: F401
+
+    from analysis import compare, directions, files, plot, scaling
+
+    step("imports")
+    df = files.read_results(path)
+    step("read")
+    direction = directions.resolve("time", "s", path)
+    scaled = scaling.scaling(df, "time", direction, path)
+    step("scaling")
+    compare.compare(df, "time", "mpi", "openmpi", "cray-mpich", direction, path)
+    step("compare")
+    by = scaling.default_by(df[df["metric"] == "time"], "nodes")
+    files.atomic_write(png, plot.scaling_figure(scaled, by))
+    step("plot")
+    return times
+
+
+def _run(csv: Path, folder: Path, env) -> dict:
+    out = subprocess.run(
+        [sys.executable, "-m", "bench.rows", str(csv), str(folder / "scaling.png")],
+        check=True,
+        capture_output=True,
+        text=True,
+        env=env,
+    )
+    return json.loads(out.stdout)
+
+
+def measure(folder: Path, rows=1_000_000, repeats=3) -> list:
+    """Figures of the first analysis of a new file (it is parsed, and its frame kept:
+    analysis/readcache.py) and of the next ones (median of `repeats`), each in a fresh process
+    with a cache of its own: each step, the imports, the peak RSS."""
+    csv = folder / "results.csv"
+    subprocess.run([sys.executable, "-m", "bench.rows", "--generate", str(csv), str(rows)], check=True)
+    env = {**os.environ, "HPCAAS_CACHE": str(folder / "cache")}
+    first = _run(csv, folder, env)
+    runs = [_run(csv, folder, env) for _ in range(repeats)]
+    steps = ["read", "scaling", "compare", "plot"]
+    cmd = f"python -m bench.rows (first, then the median of {repeats})"
+    label = f"analysis {rows:,} rows"
+    figures = [
+        Figure(f"{label}, first: read+scaling+compare+plot", sum(first["times"][s] for s in steps), "s", LIMIT_S, cmd),
+        Figure(f"{label}, first: read (parse + keep)", first["times"]["read"], "s", None, cmd),
+    ]
+    total = statistics.median(sum(r["times"][s] for s in steps) for r in runs)
+    figures.append(Figure(f"{label}, next: read+scaling+compare+plot", total, "s", LIMIT_S, cmd))
+    for step in steps:
+        figures.append(
+            Figure(f"{label}, next: {step}", statistics.median(r["times"][step] for r in runs), "s", None, cmd)
+        )
+    imports = statistics.median(r["times"]["imports"] for r in [first, *runs])
+    figures.append(Figure(f"{label}: imports (once per process)", imports, "s", None, cmd))
+    figures.append(Figure(f"{label}: peak RSS", max(r["maxrss_mb"] for r in [first, *runs]), "MB", None, cmd))
+    figures.append(Figure(f"{label}: CSV size", csv.stat().st_size / 1e6, "MB", None, cmd))
+    return figures
+
+
+def main(argv) -> int:
+    if argv[0] == "--generate":
+        generate(argv[1], int(argv[2]))
+        return 0
+    times = pipeline(argv[0], Path(argv[1]))
+    maxrss_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    print(json.dumps({"times": times, "maxrss_mb": maxrss_mb}))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
