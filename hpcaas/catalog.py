@@ -11,7 +11,8 @@ An application is built by Spack from its pinned source (tarball sha256 or git c
 system has it as a non-buildable external (a Debian binary: the Debian package version is the
 source_ref), or it is licensed and its file is not in mirror/ (SKIPPED, with the file and
 checksum to place there). `tags("slow-build")` on an application keeps it out of the fast tier
-that `make test` runs (a cold build of more than ~5 minutes on a small machine).
+that `make test` runs (a cold build of more than ~5 minutes on a small machine), and so does
+`tags("needs-internet")` (a source or input that no mirror here serves; `make catalog` tries it).
 """
 
 import csv
@@ -168,6 +169,7 @@ def entries(system: str, tier: str = "all") -> list:
             "status": "",
             "reason": "",
             "slow": "slow-build" in info["tags"],
+            "online": "needs-internet" in info["tags"],
         }
         if package in externals:
             entry.update(
@@ -183,6 +185,11 @@ def entries(system: str, tier: str = "all") -> list:
             entry.update(status="SKIPPED", reason="no workload tagged catalog (ramble-repo/README.md item 8)")
         elif tier == "fast" and entry["slow"]:
             entry.update(status="SKIPPED", reason="slow tier (tags('slow-build')): make catalog builds it")
+        elif tier == "fast" and entry["online"]:
+            entry.update(
+                status="SKIPPED",
+                reason="needs a download (tags('needs-internet'), its application.py says what): make catalog tries it",
+            )
         out.append(entry)
     return out
 

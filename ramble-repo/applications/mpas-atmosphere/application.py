@@ -76,6 +76,9 @@ class MpasAtmosphere(ExecutableApplication):
     maintainers("hpcaas-bench")
 
     tags("weather", "atmosphere", "climate")
+    # The catalog's jw_x1_162 input (MPAS-Dev's test case tarball) is a download no mirror here
+    # serves: the fast tier leaves it out (make catalog tries it).
+    tags("needs-internet")
 
     # opt is the T8 axis (with the compiler): set it per experiment in the software section.
     software_spec("mpas-atmosphere", pkg_spec="mpas-atmosphere@7.3 opt=O3 precision=double", package_manager="spack*")

@@ -27,6 +27,9 @@ class Nektar(ExecutableApplication):
     maintainers("hpcaas-bench")
 
     tags("cfd", "spectral-element")
+    # The recipe's gsmpi resource (nektar.info/thirdparty) is a download no mirror here serves, and
+    # a cold build takes hours on two cores: the fast tier leaves it out (make catalog tries it).
+    tags("needs-internet", "slow-build")
 
     # 5.3.0: the newest release whose commit a snapshot of the repository here carries.
     software_spec("nektar", pkg_spec="nektar@5.3.0 +mpi +ins_solver ~python", package_manager="spack*")

@@ -63,6 +63,9 @@ class Openradioss(ExecutableApplication):
     maintainers("hpcaas-bench")
 
     tags("crash", "explicit", "fem")
+    # The catalog's TRITUBV4 input (OpenRadioss' model downloads) and the build's extlib (Git LFS)
+    # are downloads no mirror here serves: the fast tier leaves it out (make catalog tries it).
+    tags("needs-internet")
 
     software_spec("openradioss", pkg_spec="openradioss@20230701 +mpi", package_manager="spack*")
     required_package("openradioss", package_manager="spack*")

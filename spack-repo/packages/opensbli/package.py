@@ -56,7 +56,7 @@ class Opensbli(MakefilePackage):
         return [
             f"OPS_COMPILER={OPS_COMPILER.get(spec.compiler.name, 'gnu')}",
             f"MPI_INSTALL_PATH={spec['mpi'].prefix}",
-            f"HDF5_INSTALL_PATH={spec['hdf5'].prefix}",
+            f"HDF5_INSTALL_PATH={self.hdf5_prefix()}",
             # The Makefiles expect $(MPI_INSTALL_PATH)/bin/mpiCC; use the MPI's own wrappers.
             f"MPICC={spec['mpi'].mpicc}",
             f"MPICXX={spec['mpi'].mpicxx}",
@@ -64,26 +64,36 @@ class Opensbli(MakefilePackage):
             f"OMPFLAGS={self.compiler.openmp_flag}",
         ]
 
-    def check_hdf5_mpi(self):
-        """Spack 0.23 externals have no dependencies, so an external parallel HDF5 (Debian's, built
-        against one MPI flavour) can be paired with another MPI: the link would mix two MPIs.
-        Debian's libhdf5.settings names its flavour; stop with the fix when it is not this MPI."""
-        settings = join_path(self.spec["hdf5"].prefix.lib, "libhdf5.settings")
-        if not os.path.isfile(settings):
-            return
-        with open(settings, errors="replace") as f:
-            flavour = re.search(r"^\s*Flavor name:\s*(\S+)", f.read(), re.MULTILINE)
+    def hdf5_prefix(self):
+        """The parallel HDF5 built with this MPI. Spack 0.23 externals have no dependencies, so an
+        external parallel HDF5 (Debian's, built against one MPI flavour) can be paired with another
+        MPI, and the link would mix two MPIs. Debian installs one HDF5 per flavour side by side
+        (hdf5/openmpi, hdf5/mpich), each naming its flavour in lib/libhdf5.settings: take the one
+        of this MPI, or stop with the fix."""
+        prefix = self.spec["hdf5"].prefix
         mpi = self.spec["mpi"].name
-        if flavour and flavour.group(1) != mpi:
-            raise InstallError(
-                f"{settings}: 'Flavor name: {flavour.group(1)}': this HDF5 is built with "
-                f"{flavour.group(1)}, not {mpi}",
-                long_msg=f"Give Spack an HDF5 built with {mpi} (an external of its own in "
-                f"packages.yaml, or a buildable hdf5 +mpi) to build opensbli ^{mpi}.",
-            )
+        flavour = self._hdf5_flavour(prefix)
+        if flavour in (None, mpi):
+            return prefix
+        sibling = join_path(os.path.dirname(prefix), mpi)
+        if self._hdf5_flavour(sibling) == mpi:
+            return sibling
+        raise InstallError(
+            f"{prefix}/lib/libhdf5.settings: 'Flavor name: {flavour}': this HDF5 is built with {flavour}, not {mpi}",
+            long_msg=f"Give Spack an HDF5 built with {mpi} (on Debian: apt install libhdf5-{mpi}-dev, "
+            f"installed beside it; or a buildable hdf5 +mpi) to build opensbli ^{mpi}.",
+        )
+
+    @staticmethod
+    def _hdf5_flavour(prefix):
+        settings = join_path(prefix, "lib", "libhdf5.settings")
+        if not os.path.isfile(settings):
+            return None
+        with open(settings, errors="replace") as f:
+            found = re.search(r"^\s*Flavor name:\s*(\S+)", f.read(), re.MULTILINE)
+        return found.group(1) if found else None
 
     def build(self, spec, prefix):
-        self.check_hdf5_mpi()
         variables = self.make_variables()
         with working_dir(join_path(self.source_dir, "OPS", "ops", "c")):
             make("core", "mpi", *variables, parallel=False)
