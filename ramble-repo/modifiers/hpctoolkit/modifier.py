@@ -3,7 +3,11 @@ import os
 import yaml
 from ramble.modkit import *
 
-_ENV = os.path.join(os.path.dirname(__file__), "..", "..", "..", "environments", "hpctoolkit", "spack.yaml")
+# The spec is written once, in the project's environments/hpctoolkit (Ramble loads this file
+# without __file__, so the project is found as its commands find it: $HPCAAS_ROOT).
+_ENV = os.path.join(os.environ.get("HPCAAS_ROOT", "."), "environments", "hpctoolkit", "spack.yaml")
+if not os.path.isfile(_ENV):
+    raise RuntimeError(f"hpctoolkit modifier: {_ENV}: not found; run Ramble from the project (. ./setup-env.sh)")
 with open(_ENV) as _f:
     HPCTOOLKIT_SPEC = yaml.safe_load(_f)["spack"]["specs"][0]["matrix"][0][0]
 
