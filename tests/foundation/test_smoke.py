@@ -49,7 +49,9 @@ def test_four_experiments_all_successful(smoke):
         got = dict(zip(rows["metric"], rows["unit"]))
         for metric, unit in expected.items():
             assert got.get(metric) == unit, (name, metric)
-        assert (rows["value"] > 0).all(), rows[rows["value"] <= 0]
+        # The rates are positive; HPCC's error counts and residuals may be 0.
+        rates = rows[rows["metric"].isin(expected)]
+        assert (rates["value"] > 0).all(), rates[rates["value"] <= 0]
 
 
 def test_provenance_on_every_row(smoke):
