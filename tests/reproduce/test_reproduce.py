@@ -9,7 +9,8 @@ import pytest
 import yaml
 from testkit import ROOT
 
-PYTHON = str(ROOT / ".venv/bin/python")
+HPCAAS = str(ROOT / ".venv/bin/hpcaas")
+RAMBLE = {"applications": {"hpcc": {"workloads": {}}}}  # a study's Ramble block, as small as it goes
 
 
 def reproduce(study, system, scale=None):
@@ -78,12 +79,13 @@ def test_paper_scale_needs_are_checked_against_the_system(tmp_path):
                 {
                     "question": "q",
                     "paper": "p",
+                    "ramble": RAMBLE,
                     "needs": {"nodes": 8, "ranks": 224, "gpus": 1, "licensed": ["NAMD_3.0_Source.tar.gz"]},
                 }
             )
         )
         proc = subprocess.run(
-            [PYTHON, "-m", "analysis.study", "check", "_test-needs", "local-slurm"],
+            [HPCAAS, "study", "check", "_test-needs", "local-slurm"],
             cwd=ROOT,
             capture_output=True,
             text=True,
@@ -103,12 +105,15 @@ def test_paper_scale_needs_are_checked_against_the_system(tmp_path):
 @pytest.mark.parametrize(
     "doc, key",
     [
-        ({"paper": "p", "needs": {}}, "question"),
-        ({"question": "q", "paper": "p", "needs": {"nodes": -1}}, "needs.nodes"),
-        ({"question": "q", "paper": "p", "needs": {"cores": 2}}, "needs"),
-        ({"question": "q", "paper": "p", "needs": {}, "analyses": ["table"]}, "analyses.0"),
-        ({"question": "q", "paper": "p", "needs": {}, "reference": "reference/none.csv"}, "reference"),
-        ({"question": "q", "paper": "p", "needs": {}, "papr_system": "x"}, "papr_system"),
+        ({"paper": "p", "ramble": RAMBLE, "needs": {}}, "question"),
+        ({"question": "q", "paper": "p", "ramble": RAMBLE, "needs": {"nodes": -1}}, "needs.nodes"),
+        ({"question": "q", "paper": "p", "ramble": RAMBLE, "needs": {"cores": 2}}, "needs"),
+        ({"question": "q", "paper": "p", "ramble": RAMBLE, "needs": {}, "analyses": ["table"]}, "analyses.0"),
+        (
+            {"question": "q", "paper": "p", "ramble": RAMBLE, "needs": {}, "reference": "reference/none.csv"},
+            "reference",
+        ),
+        ({"question": "q", "paper": "p", "ramble": RAMBLE, "needs": {}, "papr_system": "x"}, "papr_system"),
     ],
 )
 def test_a_bad_study_description_is_named_by_file_and_key(doc, key):
@@ -117,10 +122,10 @@ def test_a_bad_study_description_is_named_by_file_and_key(doc, key):
     try:
         (study / "study.yaml").write_text(yaml.safe_dump(doc))
         proc = subprocess.run(
-            [PYTHON, "-m", "analysis.study", "check", "_test-bad", "local"], cwd=ROOT, capture_output=True, text=True
+            [HPCAAS, "study", "check", "_test-bad", "local"], cwd=ROOT, capture_output=True, text=True
         )
         assert proc.returncode == 2 and "Traceback" not in proc.stderr
-        assert proc.stderr.startswith(f"analysis.study: {study / 'study.yaml'}: {key}: "), proc.stderr
+        assert proc.stderr.startswith(f"hpcaas study: {study / 'study.yaml'}: {key}: "), proc.stderr
     finally:
         (study / "study.yaml").unlink()
         study.rmdir()
