@@ -93,6 +93,7 @@ jobs_arg=()
 hpcaas-analyze collect "$ws" "${jobs_arg[@]}" -o "$out/results-$stamp.csv"
 cp "$out/results-$stamp.csv" "$out/results.csv.part" && mv "$out/results.csv.part" "$out/results.csv"
 hpcaas-analyze summary "$out/results.csv"
+rm -f "$out/profiles.csv"  # a profile describes the run it was made in, never a later one
 if [ -n "${HPCAAS_PROFILE:-}" ]; then
     # Each experiment's database stays in its run directory; the per-function table joins the results.
     "$VENV/bin/python" -m analysis.hpctoolkit --workspace "$ws" -o "$out/profiles.csv" ||
