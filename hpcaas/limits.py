@@ -187,8 +187,9 @@ def register(sub):
             Path(args.figure).parent.mkdir(parents=True, exist_ok=True)
             files.atomic_write(args.figure, figure(table))
         for row in table.itertuples():
-            shown = f"{row.fraction:.1%} of {row.limit:.4g} {row.unit}" if row.limit else "limit unknown"
-            want = f", expected >= {row.expected:.0%}" if row.expected else ""
+            known = pd.notna(row.limit) and row.limit
+            shown = f"{row.fraction:.1%} of {row.limit:.4g} {row.unit}" if known else "limit unknown"
+            want = f", expected >= {row.expected:.0%}" if pd.notna(row.expected) and row.expected else ""
             print(f"{row.metric}: {row.measured:.4g} {row.unit} = {shown}{want}: {row.verdict}", file=sys.stderr)
         return 1 if (table["verdict"] == FAIL).any() else 0
 
