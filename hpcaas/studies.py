@@ -177,7 +177,8 @@ def _profile_section(df, profiles_csv: Path, out: Path) -> str:
         if c in dims and dims.loc[dims.index.isin(shares["experiment"]), c].astype(str).nunique() > 1
     ]
     if axes:
-        shares = shares.join(dims[axes], on="experiment")
+        # The application and workload tell experiments of one axis value apart (NPB's kernels).
+        shares = shares.join(dims[["application", "workload", *axes]], on="experiment")
         parts.append("### MPI share along the swept axes\n\n" + files.render(shares, "markdown"))
         tidy = shares.assign(metric="MPI share", unit="%", status="SUCCESS")
         agg, others = plot.bars_data(tidy, "MPI share", axes[0], str(profiles_csv))
