@@ -50,6 +50,8 @@ def _label(path: Path, system: str, configs) -> str:
     path = Path(path)
     if path.parent == Path(configs) / system / "spack":
         return f"configs/{system}/spack/{path.name}"
+    if path.is_relative_to(REPO):  # wherever the recipes are (a test may point REPO at a copy)
+        return f"spack-repo/{path.relative_to(REPO)}"
     return str(path.relative_to(ROOT))
 
 

@@ -262,11 +262,13 @@ def check_system_dir(folder, doc=None) -> dict:
                     f"compilers.{i}.compiler.{field}",
                     "present (Spack v0.23.1 compilers.yaml)",
                 )
-        if comp.get("target") != arch:
+        # `any`: Spack's word for a compiler of any target (what lets an x86_64 machine solve a
+        # foreign system's exact targets, configs/hpe-apollo70-thunderx2-edr).
+        if comp.get("target") not in (arch, "any"):
             raise InputError(
                 folder / "spack/compilers.yaml",
                 f"compilers.{i}.compiler.target",
-                f"{arch} (processor.architecture); got {comp.get('target')!r}",
+                f"{arch} (processor.architecture) or any; got {comp.get('target')!r}",
             )
     _mapping(folder / "spack/packages.yaml", "packages")
 
