@@ -69,6 +69,10 @@ for f in /etc/apt/sources.list.d/*.sources; do
 done
 opts=(-o "Dir::Etc::SourceList=/dev/null" -o "Dir::Etc::SourceParts=$apt_dir/parts"
       -o "Dir::State::Lists=$apt_dir/lists" -o "Debug::NoLocking=1")
+# As root apt drops to its _apt user to download and verify, and _apt cannot work in a private
+# cache folder (e.g. a new HPCAAS_CACHE under /tmp): the signature check then fails as if gpgv
+# were missing. These lists are the cache's own, so root keeps them.
+[ "$(id -u)" -eq 0 ] && opts+=(-o "APT::Sandbox::User=root")
 say "reading Debian source package lists"
 apt-get "${opts[@]}" update -qq >/dev/null 2>&1 ||
     die "apt-get update for deb-src failed (see $src_list); without it, put the tarballs into $mirror/<package>/ by hand"
