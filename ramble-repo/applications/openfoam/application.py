@@ -7,7 +7,8 @@ from ramble.appkit import *
 NUM = r"[-+]?[0-9]*\.?[0-9]+(?:[eE][+-]?[0-9]+)?"
 # Every OpenFOAM utility opens its log with a banner naming itself ("Exec   : simpleFoam -parallel");
 # the lines after it belong to that utility.
-BANNER = r"^Exec\s+:\s+(?P<application>\S+)"
+# A utility run by its path ("Exec   : /usr/bin/simpleFoam -parallel", Debian's) is named by its file name.
+BANNER = r"^Exec\s+:\s+(?:\S*/)?(?P<application>\S+)"
 # Printed after each solver iteration; the last one of a utility is its total.
 TIMES = r"^ExecutionTime\s*=\s*(?P<exec_time>" + NUM + r")\s+s\s+ClockTime\s*=\s*(?P<clock_time>" + NUM + r")\s+s"
 CONTINUITY = (
