@@ -85,13 +85,17 @@ def preset(doc: dict, study: str, system: str, scale: str) -> dict:
     return {**chosen.get("variables", {}), **chosen.get("systems", {}).get(system, {}).get("variables", {})}
 
 
-def _name(spec: str) -> str:
+def _name(spec: str, among=()) -> str:
     """The name a compiler or MPI has in experiment names and variable names: the package
-    without '-' (Ramble reads '-' inside braces as a minus), then the value of each key=value
-    variant, so that two builds of one MPI differ (cray-mpich@8.1.25 netmod=ucx: craympich_ucx)."""
+    without '-' (Ramble reads '-' inside braces as a minus); where `among` holds another build of
+    the same package, then the value of each key=value variant, so that the two differ
+    (cray-mpich@8.1.25 netmod=ucx beside cray-mpich@8.1.25: craympich_ucx)."""
     words = spec.split()
+    base = words[0].split("@")[0].replace("-", "")
+    if sum(1 for other in among if other and other.split()[0].split("@")[0].replace("-", "") == base) < 2:
+        return base
     values = [w.split("=", 1)[1].replace(",", "_") for w in words[1:] if "=" in w]
-    return "_".join([words[0].split("@")[0].replace("-", ""), *values])
+    return "_".join([base, *values])
 
 
 def _spack_lists(folder: Path) -> dict:
@@ -163,9 +167,9 @@ def _role_variables(chosen: dict) -> dict:
         values = value if isinstance(value, list) else [value]
         if role in DEFINITIONS:
             for spec in values:
-                out[f"{role}_spec_{_name(spec)}"] = spec
+                out[f"{role}_spec_{_name(spec, values)}"] = spec
             out[f"{role}_spec"] = "{" + role + "_spec_{" + role + "}}"
-            names = [_name(v) for v in values]
+            names = [_name(v, values) for v in values]
             out[role] = names if isinstance(value, list) else names[0]
         else:
             out[role] = value
@@ -220,10 +224,11 @@ def workspace_config(study: str, system: str, scale: str = "paper", profile: str
         app_block["variables"] = {**app_block.get("variables", {}), **{r: app_roles[r] for r in values}}
         roles.update({k: v for k, v in app_roles.items() if k not in values})
     # An MPI's launcher: the system's launcher_for_<mpi>, else its default launcher.
+    mpis = chosen.get("mpi") if isinstance(chosen.get("mpi"), list) else [chosen.get("mpi")]
     launchers = {
-        f"launcher_for_{_name(m)}": sysconf["variables"]["launcher"]
-        for m in (chosen.get("mpi") if isinstance(chosen.get("mpi"), list) else [chosen.get("mpi")])
-        if m and f"launcher_for_{_name(m)}" not in sysconf["variables"]
+        f"launcher_for_{_name(m, mpis)}": sysconf["variables"]["launcher"]
+        for m in mpis
+        if m and f"launcher_for_{_name(m, mpis)}" not in sysconf["variables"]
     }
     overrides = preset(doc, study, system, scale)
     _replace_everywhere(block, overrides)
