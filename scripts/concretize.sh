@@ -37,26 +37,9 @@ else
     hpcaas_system "$system"
     say "$study on $system: concretizing (unify: false, one solve per spec)"
     t0=$(date +%s)
-    # Spack v0.23.1 on Linux drops every compiler it cannot run here (it runs each one to learn
-    # its libc: CompilerParser in solver/asp.py), and a site's compilers do not exist here. So
-    # this run turns that libc detection off, as Spack has it off on its other platforms; gcc
-    # builds take their libc from the glibc external of the system's packages.yaml instead.
-    cat > "$work/concretize.py" <<'PY'
-import sys
-import spack.environment as ev
-import spack.solver.asp
-spack.solver.asp.using_libc_compatibility = lambda: False
-env = ev.active_environment()
-with env.write_transaction():
-    env.concretize(force=True)
-    env.write()
-for root in env.concrete_roots():
-    mpi = [d.format("^{name}{@version}") for d in root.traverse() if d.package.provides("mpi")]
-    print("  ", root.format("{name}{@version}{%compiler} {arch=architecture}"), *mpi[:1])
-PY
-    spack -e "$work" python "$work/concretize.py"
+    spack -e "$work" python scripts/concretize.py
     say "$study on $system: $(($(date +%s) - t0)) s"
-    rm -rf "$work/.spack-env" "$work/concretize.py"
+    rm -rf "$work/.spack-env"
     mv -T "$work" "$cache" 2>/dev/null || rm -rf "$work"   # a parallel run may have won: same lock
     trap - EXIT
 fi

@@ -92,10 +92,14 @@ def test_gate_judges_the_fraction_of_the_limit(configs):
     assert table.loc["StarSTREAM_Triad", "limit_from"].startswith("unknown: memory_bandwidth")
 
 
-def test_a_failed_run_is_never_judged(configs):
+def test_a_failed_run_measures_nothing_and_fails_every_limit(configs):
     run = files.read_results(str(RUN)).assign(status="FAILED")
-    with pytest.raises(Exception, match="status"):
-        limits.gate("local-slurm", run, RUN)
+    table = limits.gate("local-slurm", run, RUN)
+    known = [
+        m for m, (limit, _, _) in limits.limits(systems.load_system(configs / "local-slurm"), 2, 2).items() if limit
+    ]
+    assert sorted(table["metric"]) == sorted(known) and known
+    assert set(table["verdict"]) == {limits.FAIL} and table["measured"].isna().all()
 
 
 def test_an_expected_fraction_without_a_source_is_named(configs):
