@@ -51,7 +51,7 @@ baseline: ## Run the validation suite and keep it as the system's baseline: make
 test: ## Lint, then the test suite (unit tests, the smoke study and the catalog's fast tier for real)
 	@scripts/setup.sh
 	@scripts/lint.sh
-	@$(PYTHON) -m pytest -m "not slow"
+	@scripts/test.sh
 
 test-locks: ## Solve every committed Spack lock again (CI runs it when a Spack input changed since the last lock)
 	@scripts/setup.sh

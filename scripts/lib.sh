@@ -10,3 +10,11 @@ export HPCAAS_ROOT HPCAAS_CACHE
 
 say() { printf '[hpcaas] %s\n' "$*"; }
 die() { printf '[hpcaas] error: %s\n' "$*" >&2; exit 1; }
+# write_file FILE <<EOF ...: FILE gets stdin only when it differs, in one rename, so a Spack or
+# Ramble running meanwhile (the tests run in parallel) never reads half a configuration.
+write_file() {
+    local tmp
+    tmp=$(mktemp "$1.XXXXXX")
+    cat >"$tmp"
+    if cmp -s "$tmp" "$1"; then rm -f "$tmp"; else chmod 644 "$tmp" && mv -f "$tmp" "$1"; fi
+}

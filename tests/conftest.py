@@ -1,9 +1,39 @@
-"""Session fixtures shared by every test folder."""
+"""Session fixtures shared by every test folder, and which tests may run side by side.
+
+make test runs the suite on several pytest-xdist workers (--dist loadgroup). Tests that share
+state on this machine run one after another in one group: `store` builds and stages in Spack's
+store (the catalog, the patch tests of tests/apps/<app>/); `runs` runs studies and writes the
+project's shared folders (ramble-workspaces/, results/, configs/local*, the Slurm cluster).
+Tests marked `exclusive` (they judge performance) run afterwards, alone on the machine."""
 
 import subprocess
+from fnmatch import fnmatch
+from pathlib import Path
 
 import pytest
 from testkit import ROOT
+
+GROUPS = {
+    "store": ["apps/*/*", "catalog/*"],
+    "runs": [
+        "environments/*",  # reads every study, which runs/ tests add to for a moment
+        "foundation/*",
+        "reproduce/*",
+        "slurm/*",
+        "studies/test_render.py",
+        "studies/test_small_presets.py",
+        "validate/test_bad_input.py",
+    ],
+}
+
+
+def pytest_collection_modifyitems(config, items):
+    for item in items:
+        rel = Path(str(item.fspath)).relative_to(ROOT / "tests").as_posix()
+        for group, patterns in GROUPS.items():
+            if any(fnmatch(rel, p) for p in patterns):
+                item.add_marker(pytest.mark.xdist_group(group))
+                break
 
 
 @pytest.fixture(scope="session")

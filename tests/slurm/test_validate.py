@@ -9,6 +9,8 @@ import pytest
 from slurm_helpers import ROOT, Cluster
 
 REPORT = ROOT / "results/validate/report.md"
+# The gates compare performance with the limits and a baseline: nothing else may run meanwhile.
+pytestmark = pytest.mark.exclusive
 
 
 def make(cluster, *args):
