@@ -27,6 +27,7 @@ GROUPS = {
 }
 
 
+@pytest.hookimpl(tryfirst=True)  # before pytest-xdist reads the groups (--dist loadgroup)
 def pytest_collection_modifyitems(config, items):
     for item in items:
         rel = Path(str(item.fspath)).relative_to(ROOT / "tests").as_posix()
