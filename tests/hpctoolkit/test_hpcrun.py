@@ -155,7 +155,12 @@ def test_report_names_the_mpi_share(profiled):
     assert float(share[1]) / 100 * float(share[2]) >= profiled["mpi_s"] * (1 - TOLERANCE)
 
 
-def test_modifier_uses_the_environments_hpctoolkit():
+def test_modifier_uses_the_environments_hpctoolkit(project, tmp_path):
     """What the Ramble modifier adds to a study's environment is what environments/hpctoolkit builds."""
-    modifier = (ROOT / "ramble-repo/modifiers/hpctoolkit/modifier.py").read_text()
-    assert re.search(r'pkg_spec="([^"]*)"', modifier)[1] == environment_spec()
+    script = tmp_path / "spec.py"
+    script.write_text(
+        "import ramble.repository as r\n"
+        "cls = r.paths[r.ObjectTypes.modifiers].get_obj_class('hpctoolkit')\n"
+        "print(cls.software_specs['hpctoolkit']['pkg_spec'])\n"
+    )
+    assert run(f"ramble python {script}").stdout.strip().splitlines()[-1] == environment_spec()
