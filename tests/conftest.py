@@ -16,7 +16,7 @@ from testkit import ROOT
 GROUPS = {
     "store": ["apps/*/*", "catalog/*"],
     "runs": [
-        "environments/*",  # reads every study, which runs/ tests add to for a moment
+        "environments/*",  # lists every study; the render and reproduce tests add one for a moment
         "foundation/*",
         "reproduce/*",
         "slurm/*",
