@@ -1,5 +1,6 @@
 import os
 
+from ramble.app.hpcaas.montecarlo import *
 from ramble.appkit import *
 
 SUITE = "Amber24_Benchmark_Suite"
@@ -38,8 +39,7 @@ class Amber(ExecutableApplication):
 
     tags("molecular-dynamics")
 
-    software_spec("amber", pkg_spec="amber@20 +mpi ~cuda", package_manager="spack*")
-    required_package("amber", package_manager="spack*")
+    spack_package("amber", "amber@20 +mpi ~cuda")
 
     # mdout's banner, once per run: "          Amber 24 PMEMD                              2024"
     # (pmemd of Amber 12/14 calls itself SANDER there).
@@ -99,54 +99,41 @@ class Amber(ExecutableApplication):
 
     # Averages over the last N steps and over all steps, each in its context.
     figure_of_merit_context("average", regex=AVERAGE, output_format="Average over {steps}")
-    for _name, _regex, _group, _units in (
+    figures_of_merit(
         ("Nanoseconds per day", RATE, "ns_per_day", "ns/day"),
         ("Seconds per nanosecond", RATE, "s_per_ns", "s/ns"),
         ("Elapsed time", ELAPSED, "elapsed", "s"),
         ("Time per step", ELAPSED, "per_step", "ms"),
-    ):
-        figure_of_merit(
-            _name, log_file="{results_file}", fom_regex=_regex, group_name=_group, units=_units, contexts=["average"]
-        )
-    # "Total wall time", "Setup CPU time", ... (the master rank's in MPI builds).
-    figure_of_merit("{phase} {kind} time", log_file="{results_file}", fom_regex=TIMES, group_name="sec", units="s")
-    figure_of_merit(
-        "{phase} {kind} time in hours",
         log_file="{results_file}",
-        fom_regex=TIMES_HOURS,
-        group_name="hours",
-        units="hours",
+        contexts=["average"],
+    )
+    # "Total wall time", "Setup CPU time", ... (the master rank's in MPI builds).
+    figures_of_merit(
+        ("{phase} {kind} time", TIMES, "sec", "s"),
+        ("{phase} {kind} time in hours", TIMES_HOURS, "hours", "hours"),
+        log_file="{results_file}",
     )
     # CPU builds: time per routine in each table (major routines, PME pairlist, direct, reciprocal,
     # load balancing; GB tables alike).
     figure_of_merit_context("table", regex=TABLE, output_format="Table {table}")
-    figure_of_merit(
-        "{routine} time", log_file="{results_file}", fom_regex=ROUTINE, group_name="sec", units="s", contexts=["table"]
-    )
-    figure_of_merit(
-        "{routine} share", log_file="{results_file}", fom_regex=ROUTINE, group_name="pct", units="%", contexts=["table"]
-    )
-    figure_of_merit(
-        "Total time",
+    figures_of_merit(
+        ("{routine} time", ROUTINE, "sec", "s"),
+        ("{routine} share", ROUTINE, "pct", "%"),
+        ("Total time", ROUTINE_TOTAL, "sec", "s"),
         log_file="{results_file}",
-        fom_regex=ROUTINE_TOTAL,
-        group_name="sec",
-        units="s",
         contexts=["table"],
     )
 
-    # pmemd writes its wall-time summary only after the last step; a killed or crashed run stops
-    # mid-trajectory without it.
-    success_criteria("completed", mode="string", match=r".*Total wall time:", file="{results_file}")
-    # vlimit: atoms faster than the velocity limit (a blowing-up system); pmemd's own error stops.
-    success_criteria(
-        "no-errors",
-        mode="string",
-        file="{results_file}",
-        anti_match=r".*(?:vlimit exceeded|STOP PMEMD Terminated Abnormally|ERROR:|MPI_ABORT was invoked"
-        r"|Segmentation fault|cudaMemcpy.*failed)",
-    )
-    # Energies pmemd could not print (asterisks) or compute (NaN).
-    success_criteria(
-        "finite-values", mode="string", file="{results_file}", anti_match=r"(?i).*=\s+(?:\*\*\*\*+|[-+]?nan\b)"
+    log_criteria(
+        "{results_file}",
+        # pmemd writes its wall-time summary only after the last step; a killed or crashed run
+        # stops mid-trajectory without it.
+        completed=r".*Total wall time:",
+        # vlimit: atoms faster than the velocity limit (a blowing-up system); pmemd's own error stops.
+        no_errors=absent(
+            r".*(?:vlimit exceeded|STOP PMEMD Terminated Abnormally|ERROR:|MPI_ABORT was invoked"
+            r"|Segmentation fault|cudaMemcpy.*failed)"
+        ),
+        # Energies pmemd could not print (asterisks) or compute (NaN).
+        finite_values=absent(r"(?i).*=\s+(?:\*\*\*\*+|[-+]?nan\b)"),
     )

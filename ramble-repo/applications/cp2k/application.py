@@ -1,3 +1,4 @@
+from ramble.app.hpcaas.montecarlo import *
 from ramble.appkit import *
 
 # Debian 12 ships CP2K 2023.1 (the build this machine runs); Spack's recipe has the same release
@@ -109,8 +110,7 @@ class Cp2k(ExecutableApplication):
 
     # No variants: the recipe's defaults are +mpi +openmp (cp2k.psmp), and a variant named here
     # would not match Debian's external, which states none.
-    software_spec("cp2k", pkg_spec=f"cp2k@{VERSION}", package_manager="spack*")
-    required_package("cp2k", package_manager="spack*")
+    spack_package("cp2k", f"cp2k@{VERSION}")
 
     # CP2K's banner, once per run (2023 prints its DBCSR settings just before it).
     run_start_regex = r"^\s*\*+ \*+ \*+\s+\*+\s+PROGRAM STARTED AT"
@@ -125,44 +125,31 @@ class Cp2k(ExecutableApplication):
         "(ramble mirror add <name> file://<mirror>)",
     )
 
-    executable(
-        "write-h2o-8",
-        template=["printf '%s\\n' " + " ".join(f"'{line}'" for line in H2O_8) + " > {input_path}"],
-        use_mpi=False,
-        redirect="",
-    )
+    executable("write-h2o-8", template=[printf_command(H2O_8, "{input_path}")], use_mpi=False, redirect="")
     executable("execute", "{cp2k_exe} -i {input_path}", use_mpi=True)
 
     workload("h2o_8_local", executables=["write-h2o-8", "execute"], tags=["catalog"])
-    workload_variable(
-        "input_path",
-        default="{experiment_run_dir}/H2O-8-local.inp",
-        workload="h2o_8_local",
-        description="CP2K input the write-h2o-8 step writes",
-    )
-    workload_variable("md_steps", default="3", workload="h2o_8_local", description="NVE MD steps (0.5 fs each)")
     workload("h2o", executables=["execute"], input="cp2k_source")
+    # Any CP2K input already on the machine, nothing downloaded, e.g. the water MD example of
+    # Debian's cp2k package.
+    workload("local_input", executables=["execute"])
+    for _workload, _input, _description in (
+        ("h2o_8_local", "{experiment_run_dir}/H2O-8-local.inp", "CP2K input the write-h2o-8 step writes"),
+        ("h2o", "{cp2k_source}/benchmarks/QS/H2O-{molecules}.inp", "CP2K input file"),
+        (
+            "local_input",
+            "{workload_input_dir}/cp2k.inp",
+            "CP2K input file on this machine (its basis and potential files from CP2K's data directory)",
+        ),
+    ):
+        workload_variable("input_path", default=_input, workload=_workload, description=_description)
+    workload_variable("md_steps", default="3", workload="h2o_8_local", description="NVE MD steps (0.5 fs each)")
     workload_variable(
         "molecules",
         default="32",
         values=SIZES,
         workload="h2o",
         description="Water molecules in the box: H2O-<molecules>.inp",
-    )
-    workload_variable(
-        "input_path",
-        default="{cp2k_source}/benchmarks/QS/H2O-{molecules}.inp",
-        workload="h2o",
-        description="CP2K input file",
-    )
-    # Any CP2K input already on the machine, nothing downloaded, e.g. the water MD example of
-    # Debian's cp2k package.
-    workload("local_input", executables=["execute"])
-    workload_variable(
-        "input_path",
-        default="{workload_input_dir}/cp2k.inp",
-        workload="local_input",
-        description="CP2K input file on this machine (its basis and potential files " "from CP2K's data directory)",
     )
     workload_variable(
         "cp2k_exe",
@@ -173,33 +160,27 @@ class Cp2k(ExecutableApplication):
     )
 
     # The whole program's time (the report's CP2K row), as before; and every row in its context.
-    for _name, _group in (("CP2K total time", "total_max"), ("CP2K total time average", "total_avg")):
-        figure_of_merit(
-            _name, fom_regex=TIMING.replace(r"(?P<routine>[A-Za-z_][\w]*)", "CP2K"), group_name=_group, units="s"
-        )
+    figures_of_merit(
+        ("CP2K total time", "total_max", "s"),
+        ("CP2K total time average", "total_avg", "s"),
+        fom_regex=TIMING.replace(r"(?P<routine>[A-Za-z_][\w]*)", "CP2K"),
+    )
     figure_of_merit_context("subroutine", regex=TIMING, output_format="Subroutine {routine}")
-    for _name, _group, _units in (
+    figures_of_merit(
         ("Calls", "calls", ""),
         ("Stack depth", "asd", ""),
         ("Self time average", "self_avg", "s"),
         ("Self time max", "self_max", "s"),
         ("Total time average", "total_avg", "s"),
         ("Total time max", "total_max", "s"),
-    ):
-        figure_of_merit(_name, fom_regex=TIMING, group_name=_group, units=_units, contexts=["subroutine"])
-    figure_of_merit("{mp} calls", fom_regex=MP, group_name="calls", units="")
-    figure_of_merit("{mp} average volume", fom_regex=MP_VOLUME, group_name="volume", units="B")
-    figure_of_merit(
-        "Peak process memory",
-        units="MiB",
-        group_name="v",
-        fom_regex=r"^ MEMORY\| Estimated peak process memory \[MiB\]\s+(?P<v>[0-9]+)",
+        fom_regex=TIMING,
+        contexts=["subroutine"],
     )
-    figure_of_merit(
-        "MD steps",
-        fom_regex=r"^\s*(?:MD\|\s+Step number|STEP NUMBER\s+=)\s+(?P<step>[0-9]+)",
-        group_name="step",
-        units="",
+    figures_of_merit(
+        ("{mp} calls", MP, "calls", ""),
+        ("{mp} average volume", MP_VOLUME, "volume", "B"),
+        ("Peak process memory", r"^ MEMORY\| Estimated peak process memory \[MiB\]\s+(?P<v>[0-9]+)", "v", "MiB"),
+        ("MD steps", r"^\s*(?:MD\|\s+Step number|STEP NUMBER\s+=)\s+(?P<step>[0-9]+)", "step", ""),
     )
     for _new, _old, _label, _units in (
         (r"Time \[fs\]", r"TIME \[fs\]", "MD time", "fs"),
@@ -218,37 +199,25 @@ class Cp2k(ExecutableApplication):
         _regex = MD_PAIR.replace("{new}", _new).replace("{old}", _old)
         figure_of_merit(_label, fom_regex=_regex, group_name="inst", units=_units)
         figure_of_merit(f"{_label} average", fom_regex=_regex, group_name="avg", units=_units)
-    figure_of_merit(
-        "Total energy",
+    figures_of_merit(
+        (
+            "Total energy",
+            r"^ ENERGY\| Total FORCE_EVAL \( \w+ \) energy (?:\[a\.u\.\]|\(a\.u\.\)):\s+(?P<v>" + NUM + ")",
+            "hartree",
+        ),
+        ("Warnings", r"^ The number of warnings for this run is : (?P<v>[0-9]+)", ""),
         group_name="v",
-        units="hartree",
-        fom_regex=r"^ ENERGY\| Total FORCE_EVAL \( \w+ \) energy (?:\[a\.u\.\]|\(a\.u\.\)):\s+(?P<v>" + NUM + ")",
-    )
-    figure_of_merit(
-        "Warnings", fom_regex=r"^ The number of warnings for this run is : (?P<v>[0-9]+)", group_name="v", units=""
     )
 
-    # The timing report and the end banner are written only at a normal end; an abort prints
-    # [ABORT] and stops.
-    success_criteria("completed", mode="string", match=r".*PROGRAM ENDED AT", file="{log_file}")
-    success_criteria(
-        "no-errors",
-        mode="string",
-        file="{log_file}",
-        anti_match=r".*(?:\[ABORT\]|MPI_ABORT was invoked|Segmentation fault|SIGSEGV"
-        r"|mpirun noticed that process rank)",
-    )
-    # Not a criterion: "SCF run NOT converged" is a warning CP2K's own benchmarks print on their
-    # first MD step (e.g. ARCHER2's H2O-64 runs) and go on from; the catalog's input converges.
-    success_criteria(
-        "finite-values",
-        mode="string",
-        file="{log_file}",
-        anti_match=r"(?i)^ (?:ENERGY|MD)\|.*\s[-+]?(?:nan|inf(?:inity)?)\s*$",
-    )
-    success_criteria(
-        "requested-ranks",
-        mode="string",
-        file="{log_file}",
-        match=r".*GLOBAL\| Total number of message passing processes\s+{n_ranks}\s*$",
+    log_criteria(
+        "{log_file}",
+        # The timing report and the end banner are written only at a normal end; an abort prints
+        # [ABORT] and stops.
+        completed=r".*PROGRAM ENDED AT",
+        no_errors=absent(rf".*(?:\[ABORT\]|SIGSEGV|{OPEN_MPI_FAILURES})"),
+        # Not a criterion: "SCF run NOT converged" is a warning CP2K's own benchmarks print on
+        # their first MD step (e.g. ARCHER2's H2O-64 runs) and go on from; the catalog's input
+        # converges.
+        finite_values=absent(r"(?i)^ (?:ENERGY|MD)\|.*\s[-+]?(?:nan|inf(?:inity)?)\s*$"),
+        requested_ranks=r".*GLOBAL\| Total number of message passing processes\s+{n_ranks}\s*$",
     )

@@ -1,6 +1,7 @@
 import os
 
 from ramble.app.builtin.gromacs import Gromacs as BuiltinGromacs
+from ramble.app.hpcaas.montecarlo import *
 from ramble.appkit import *
 
 # One activity of mdrun's "R E A L   C Y C L E   A N D   T I M E   A C C O U N T I N G" table
@@ -52,10 +53,6 @@ EM_MDP = [
 ]
 
 
-def _printf(lines, path):
-    return "printf '%s\\n' " + " ".join(f"'{line}'" for line in lines) + f" > {path}"
-
-
 class Gromacs(BuiltinGromacs):
     """GROMACS (single precision) for S4 (ApoA1, MEM ~82k atoms, RIB ~2M atoms; ns/day) and S5
     (HECBioSim hEGFR dimer pair, 1.4M atoms, -noconfout), and the catalog's water box.
@@ -78,8 +75,7 @@ class Gromacs(BuiltinGromacs):
     # binary is gmx_mpi, the builtin's {gmx}; ~double, mixed precision) are the build the studies
     # use, and a variant named here would not match Debian's external, which states none (Spack
     # 0.23 then fails with "internal error ... must have exactly one condition_set").
-    software_spec("gromacs", pkg_spec="gromacs@2022.5", package_manager="spack*")
-    required_package("gromacs", package_manager="spack*")
+    spack_package("gromacs", "gromacs@2022.5")
 
     # First line of each run, in md.log and on stderr (GROMACS 2016 on), or of a GROMACS 4/5 md.log.
     run_start_regex = r"^\s*(?::-\) GROMACS - (?:gmx )?mdrun, |Log file opened on )"
@@ -122,11 +118,11 @@ class Gromacs(BuiltinGromacs):
         use_mpi=False,
         redirect="",
         template=[
-            _printf(MD_MDP, "{experiment_run_dir}/water.mdp"),
-            _printf(EM_MDP, "{experiment_run_dir}/em.mdp"),
+            printf_command(MD_MDP, "{experiment_run_dir}/water.mdp"),
+            printf_command(EM_MDP, "{experiment_run_dir}/em.mdp"),
             "{gmx} solvate -cs spc216.gro -box {box_nm} {box_nm} {box_nm} -o {experiment_run_dir}/conf.gro "
             + _setup_log,
-            _printf(
+            printf_command(
                 [
                     '#include "oplsaa.ff/forcefield.itp"',
                     '#include "oplsaa.ff/spce.itp"',
@@ -153,24 +149,12 @@ class Gromacs(BuiltinGromacs):
     # Joining the builtin's group gives them its variables (gmx, mdrun, nsteps, resetstep, ...).
     workload_group("all_workloads", workloads=["water_box", "hegfr_1400k", "apoa1"], mode="append")
 
-    workload_variable(
-        "box_nm",
-        default="3",
+    workload_variables(
+        ("box_nm", "3", "Edge of the cubic water box in nm (3: ~2,650 atoms; atoms grow as its cube)"),
+        ("input_path", "{experiment_run_dir}/water.tpr", "Run input the water-box step writes"),
+        ("nsteps", "1000", "MD steps (2 fs each)"),
+        ("resetstep", "500", "Step at which mdrun resets its timers: the FOMs time the steps after it"),
         workload="water_box",
-        description="Edge of the cubic water box in nm (3: ~2,650 atoms; atoms grow as its cube)",
-    )
-    workload_variable(
-        "input_path",
-        default="{experiment_run_dir}/water.tpr",
-        workload="water_box",
-        description="Run input the water-box step writes",
-    )
-    workload_variable("nsteps", default="1000", workload="water_box", description="MD steps (2 fs each)")
-    workload_variable(
-        "resetstep",
-        default="500",
-        workload="water_box",
-        description="Step at which mdrun resets its timers: the FOMs time the steps after it",
     )
     workload_variable(
         "input_path",
@@ -196,28 +180,27 @@ class Gromacs(BuiltinGromacs):
 
     # The builtin's FOM names (studies and tables use them), read from {results_file}, with the
     # whole line so that a number never comes from another line.
-    for _name, _group, _units, _regex in (
-        ("Core Time", "core", "s", TIME),
-        ("Wall Time", "wall", "s", TIME),
-        ("Percent Core Time", "percent", "%", TIME),
-        ("Nanosecs per day", "ns_per_day", "ns/day", PERFORMANCE),
-        ("Hours per nanosec", "hours_per_ns", "hours/ns", PERFORMANCE),
-    ):
-        figure_of_merit(_name, log_file="{results_file}", fom_regex=_regex, group_name=_group, units=_units)
+    figures_of_merit(
+        ("Core Time", TIME, "core", "s"),
+        ("Wall Time", TIME, "wall", "s"),
+        ("Percent Core Time", TIME, "percent", "%"),
+        ("Nanosecs per day", PERFORMANCE, "ns_per_day", "ns/day"),
+        ("Hours per nanosec", PERFORMANCE, "hours_per_ns", "hours/ns"),
+        log_file="{results_file}",
+    )
 
     figure_of_merit_context("activity", regex=ACTIVITY, output_format="{activity}")
-    for _name, _regex, _group, _units in (
+    figures_of_merit(
         ("Activity wall time", ACTIVITY, "wall", "s"),
         ("Activity giga-cycles", ACTIVITY, "gcycles", "Gcycles"),
         ("Activity share of run time", ACTIVITY, "percent", "%"),
         ("Activity calls", CALLS, "count", ""),
-    ):
-        figure_of_merit(
-            _name, log_file="{results_file}", fom_regex=_regex, group_name=_group, units=_units, contexts=["activity"]
-        )
+        log_file="{results_file}",
+        contexts=["activity"],
+    )
 
     # Domain decomposition's load balance report (multi-rank runs).
-    for _name, _regex, _units in (
+    figures_of_merit(
         ("Average load imbalance", r"^\s*Average load imbalance:\s*(?P<v>[0-9.]+)\s*%", "%"),
         ("Balanceable part of the step", r"^\s*The balanceable part of the MD step is\s*(?P<v>[0-9.]+)\s*%", "%"),
         (
@@ -231,35 +214,24 @@ class Gromacs(BuiltinGromacs):
             r"^\s*Part of the total run time spent waiting due to PP/PME imbalance:\s*(?P<v>[0-9.]+)\s*%",
             "%",
         ),
-    ):
-        figure_of_merit(_name, log_file="{results_file}", fom_regex=_regex, group_name="v", units=_units)
+        log_file="{results_file}",
+        group_name="v",
+    )
 
-    # mdrun ends a completed run with "Finished mdrun on rank 0" in md.log ("node" up to 4.6);
-    # its stderr has no such line but ends with the performance line, which a crash never reaches.
-    success_criteria(
-        "completed",
-        mode="string",
-        file="{results_file}",
-        match=r"(?:.*Finished mdrun on (?:rank|node) 0|Performance:\s+[0-9])",
-    )
-    # GROMACS' error box ("Fatal error:", "Source file:"; 4.x "Source code file:"), a signal that
-    # stopped mdrun early (it still prints its timing, for fewer steps), MPI aborts, crashes.
-    success_criteria(
-        "no-errors",
-        mode="string",
-        file="{results_file}",
-        anti_match=r"(?:Fatal error:|Source (?:code )?file: |.*Received the \w+ signal"
-        r"|.*MPI_ABORT was invoked|.*Segmentation fault|.*mpirun noticed that process rank)",
-    )
-    # A row of energies holding nan or inf (a blown-up system can still reach the end).
-    success_criteria(
-        "finite-values",
-        mode="string",
-        file="{results_file}",
-        anti_match=r"(?i)^(?=.*\b(?:nan|inf)\b)(?:\s+(?:[-+]?\d\.\d+e[-+]\d+|[-+]?nan|[-+]?inf))+\s*$",
-    )
-    success_criteria(
-        "requested-ranks", mode="string", file="{results_file}", match=r".*Using {n_ranks} MPI (?:process|thread)"
+    log_criteria(
+        "{results_file}",
+        # mdrun ends a completed run with "Finished mdrun on rank 0" in md.log ("node" up to 4.6);
+        # its stderr has no such line but ends with the performance line, which a crash never
+        # reaches.
+        completed=r"(?:.*Finished mdrun on (?:rank|node) 0|Performance:\s+[0-9])",
+        # GROMACS' error box ("Fatal error:", "Source file:"; 4.x "Source code file:"), a signal
+        # that stopped mdrun early (it still prints its timing, for fewer steps), MPI aborts, crashes.
+        no_errors=absent(
+            rf"(?:Fatal error:|Source (?:code )?file: |.*Received the \w+ signal|.*(?:{OPEN_MPI_FAILURES}))"
+        ),
+        # A row of energies holding nan or inf (a blown-up system can still reach the end).
+        finite_values=absent(r"(?i)^(?=.*\b(?:nan|inf)\b)(?:\s+(?:[-+]?\d\.\d+e[-+]\d+|[-+]?nan|[-+]?inf))+\s*$"),
+        requested_ranks=r".*Using {n_ranks} MPI (?:process|thread)",
     )
 
 

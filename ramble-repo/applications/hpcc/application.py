@@ -1,5 +1,6 @@
 from ramble.app.builtin.hpcc import Hpcc as BuiltinHpcc
-from ramble.app.hpcaas.hpl import hpl_dat_lines
+from ramble.app.hpcaas.hpl import hpl_dat_lines, hpl_variables
+from ramble.app.hpcaas.montecarlo import *
 from ramble.appkit import *
 
 # HPCC's input: HPL.dat's layout (from the hpl application; device out 8, as HPCC's own
@@ -107,7 +108,7 @@ class Hpcc(BuiltinHpcc):
         "write-input",
         template=[
             "rm -f {out_file}",
-            "printf '%s\\n' " + " ".join(f"'{line}'" for line in HPCCINF_LINES) + " > {experiment_run_dir}/hpccinf.txt",
+            printf_command(HPCCINF_LINES, "{experiment_run_dir}/hpccinf.txt"),
         ],
         use_mpi=False,
         redirect="",
@@ -117,25 +118,8 @@ class Hpcc(BuiltinHpcc):
 
     # The stock input (standard workload) is N=1000 on a 2 x 2 grid.
     for workloads, n, p, q in ((["sized"], "1000", "1", "{n_ranks}"), (["standard"], "1000", "2", "2")):
-        workload_variable(
-            "hpl_n",
-            default=n,
-            workloads=workloads,
-            description="HPL problem size N (memory ~ 8 N^2 bytes over all ranks)",
-        )
-        workload_variable(
-            "hpl_p", default=p, workloads=workloads, description="Process grid rows P (P x Q must equal n_ranks)"
-        )
-        workload_variable(
-            "hpl_q", default=q, workloads=workloads, description="Process grid columns Q (P x Q must equal n_ranks)"
-        )
-    workload_variable("hpl_nb", default="80", workloads=["sized"], description="HPL block size NB")
-    workload_variable(
-        "hpl_threshold",
-        default="16.0",
-        workloads=["sized"],
-        description="HPL residual threshold: a scaled residual above it fails verification",
-    )
+        hpl_variables(workloads, hpl_n=n, hpl_p=p, hpl_q=q)
+    hpl_variables(["sized"], hpl_nb="80", hpl_threshold="16.0")
     workload_variable(
         "out_file",
         default="{experiment_run_dir}/hpccoutf.txt",
@@ -143,24 +127,24 @@ class Hpcc(BuiltinHpcc):
         description="Output file HPCC writes",
     )
 
-    # HPCC prints its end line even after a failed HPL or a failed check.
-    success_criteria("completed", mode="string", match=r".*End of HPC Challenge tests", file="{out_file}")
-    # HPL's residual check, PTRANS' CHECK (FAILED) and RandomAccess' error count ("(failed)").
-    success_criteria(
-        "verified",
-        mode="string",
-        file="{out_file}",
-        anti_match=r".*\bFAILED\b|^\s*[1-9][0-9]* tests completed and failed residual checks"
-        r"|.*errors in .* locations \(failed\)",
+    log_criteria(
+        "{out_file}",
+        # HPCC prints its end line even after a failed HPL or a failed check.
+        completed=r".*End of HPC Challenge tests",
+        # HPL's residual check, PTRANS' CHECK (FAILED) and RandomAccess' error count ("(failed)").
+        verified=absent(
+            r".*\bFAILED\b|^\s*[1-9][0-9]* tests completed and failed residual checks"
+            r"|.*errors in .* locations \(failed\)"
+        ),
+        no_errors=absent(r".*HPL ERROR"),
+        # A summary value HPCC could not compute (name=nan / inf): the FOM regexes would skip it.
+        finite_values=absent(r"(?i)^\w+=[-+]?(nan|inf)"),
+        # When the input does not fit the ranks, HPCC silently runs its own sizes: the experiment
+        # counts only if HPL used its N and grid (HPL echoes its parameters as "N      :    1000").
+        requested_n=r"^N\s+:\s+{hpl_n}\s*$",
+        requested_p=r"^P\s+:\s+{hpl_p}\s*$",
+        requested_q=r"^Q\s+:\s+{hpl_q}\s*$",
     )
-    success_criteria("no-errors", mode="string", anti_match=r".*HPL ERROR", file="{out_file}")
-    # A summary value HPCC could not compute (name=nan / inf): the FOM regexes would skip it.
-    success_criteria("finite-values", mode="string", anti_match=r"(?i)^\w+=[-+]?(nan|inf)", file="{out_file}")
-    # When the input does not fit the ranks, HPCC silently runs its own sizes: the experiment
-    # counts only if HPL used its N and grid (HPL echoes its parameters as "N      :    1000").
-    success_criteria("requested-n", mode="string", match=r"^N\s+:\s+{hpl_n}\s*$", file="{out_file}")
-    success_criteria("requested-p", mode="string", match=r"^P\s+:\s+{hpl_p}\s*$", file="{out_file}")
-    success_criteria("requested-q", mode="string", match=r"^Q\s+:\s+{hpl_q}\s*$", file="{out_file}")
 
     # HPCC prints %g: a whole number ("StarSTREAM_Scale=56") or an exponent ("1.5e-05"), which
     # the builtin's digits.digits regex dropped or cut. -1 (HPCC's "not measured", e.g. PingPong

@@ -2,6 +2,7 @@ import os
 import re
 
 from ramble.app.builtin.hpcg import Hpcg as BuiltinHpcg
+from ramble.app.hpcaas.montecarlo import *
 from ramble.appkit import *
 from ramble.expander import Expander
 
@@ -101,10 +102,10 @@ SECTION_KEYS = [
 ]
 # Per coarse grid level (context): 3.1 repeats these keys after each "Grid Level=<n>".
 LEVEL_KEYS = [
-    ("Coarse grid equations", "Multigrid Information::Coarse Grids::Number of Equations", ""),
-    ("Coarse grid nonzero terms", "Multigrid Information::Coarse Grids::Number of Nonzero Terms", ""),
-    ("Coarse grid presmoother steps", "Multigrid Information::Coarse Grids::Number of Presmoother Steps", ""),
-    ("Coarse grid postsmoother steps", "Multigrid Information::Coarse Grids::Number of Postsmoother Steps", ""),
+    *[
+        (f"Coarse grid {k.lower()}", f"Multigrid Information::Coarse Grids::Number of {k}", "")
+        for k in ("Equations", "Nonzero Terms", "Presmoother Steps", "Postsmoother Steps")
+    ],
     ("Coarse grid memory", "Memory Use Information::Coarse Grids::Memory used", "GB"),
 ]
 
@@ -218,48 +219,45 @@ class Hpcg(BuiltinHpcg):
     )
 
     status = r"^Final Summary::HPCG result is[=: ]*(?P<status>VALID|INVALID)"
-    for fom, key, units in SECTION_KEYS:
-        figure_of_merit(fom, log_file=RESULTS, fom_regex=r"^" + key + r"\s*=\s*" + NUM, group_name="value", units=units)
     figure_of_merit_context(
         "grid-level",
         regex=r"^(?:Multigrid|Memory Use) Information::Coarse Grids::" r"Grid Level=(?P<level>[0-9]+)",
         output_format="{level}",
     )
-    for fom, key, units in LEVEL_KEYS:
-        figure_of_merit(
-            fom,
-            log_file=RESULTS,
-            fom_regex=r"^" + key + r"\s*=\s*" + NUM,
-            group_name="value",
-            units=units,
-            contexts=["grid-level"],
-        )
+    for keys, contexts in ((SECTION_KEYS, []), (LEVEL_KEYS, ["grid-level"])):
+        for fom, key, units in keys:
+            figure_of_merit(
+                fom,
+                log_file=RESULTS,
+                fom_regex=r"^" + key + r"\s*=\s*" + NUM,
+                group_name="value",
+                units=units,
+                contexts=contexts,
+            )
 
     figure_of_merit_context("kernel", regex=NV_KERNEL, output_format="{kernel} kernel")
-    for fom, group, units in (
+    figures_of_merit(
         ("NVIDIA rate", "gf", "GFLOP/s"),
         ("NVIDIA effective bandwidth", "bw", "GB/s"),
         ("NVIDIA rate per GPU", "gfper", "GFLOP/s"),
         ("NVIDIA effective bandwidth per GPU", "bwper", "GB/s"),
-    ):
-        figure_of_merit(fom, log_file=RESULTS, fom_regex=NV_KERNEL, group_name=group, units=units, contexts=["kernel"])
+        log_file=RESULTS,
+        fom_regex=NV_KERNEL,
+        contexts=["kernel"],
+    )
     for fom, prefix, units in NV_SUMMARY:
         figure_of_merit(fom, log_file=RESULTS, fom_regex=prefix + NUM, group_name="value", units=units)
 
-    # The verdict line (3.0, 3.1, Intel's), or NVIDIA's stdout end line.
-    success_criteria(
-        "completed", mode="string", file=RESULTS, match=r"^(Final Summary::HPCG result is|end of application\.\.\.)"
-    )
-    # HPCG's verdict, where the file has one, is VALID: NVIDIA's stdout prints none (its result
-    # file does), so only an INVALID verdict fails.
-    success_criteria("verified", mode="string", file=RESULTS, anti_match=status.replace("VALID|INVALID", "INVALID"))
-    # The V&V, iteration count and reproducibility tests each print Result=PASSED or FAILED.
-    success_criteria("tests-passed", mode="string", file=RESULTS, anti_match=r"^[^=]*::Result\s*=\s*FAILED")
-    success_criteria(
-        "finite-values",
-        mode="string",
-        file=RESULTS,
-        anti_match=r"(?i)^([^=]*=\s*[-+]?(nan|inf)\s*$|(SpMV|SymGS|total|final)\s*=\s*[-+]?(nan|inf))",
+    log_criteria(
+        RESULTS,
+        # The verdict line (3.0, 3.1, Intel's), or NVIDIA's stdout end line.
+        completed=r"^(Final Summary::HPCG result is|end of application\.\.\.)",
+        # HPCG's verdict, where the file has one, is VALID: NVIDIA's stdout prints none (its result
+        # file does), so only an INVALID verdict fails.
+        verified=absent(status.replace("VALID|INVALID", "INVALID")),
+        # The V&V, iteration count and reproducibility tests each print Result=PASSED or FAILED.
+        tests_passed=absent(r"^[^=]*::Result\s*=\s*FAILED"),
+        finite_values=absent(r"(?i)^([^=]*=\s*[-+]?(nan|inf)\s*$|(SpMV|SymGS|total|final)\s*=\s*[-+]?(nan|inf))"),
     )
 
     def _prepare_analysis(self, workspace, app_inst=None):

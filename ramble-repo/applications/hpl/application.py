@@ -1,5 +1,6 @@
 from ramble.app.builtin.hpl import Hpl as BuiltinHpl
 from ramble.app.builtin.hpl import pad_value
+from ramble.app.hpcaas.montecarlo import *
 from ramble.appkit import *
 from ramble.expander import Expander
 
@@ -43,6 +44,23 @@ ONE_PROBLEM = [
 ]
 HPL_DAT_HEADER = ["    HPLinpack benchmark input file", "Innovative Computing Laboratory, University of Tennessee"]
 HPL_DAT_SEPARATOR = "##### This line (no. 32) is ignored (it serves as a separator). ######"
+
+
+# The HPL.dat values a workload chooses (hpcc's as well), with what they are.
+HPL_VARIABLES = {
+    "hpl_n": "HPL problem size N (memory: 8 N^2 bytes over all ranks)",
+    "hpl_nb": "HPL block size NB",
+    "hpl_p": "HPL process grid rows P (P x Q must equal n_ranks)",
+    "hpl_q": "HPL process grid columns Q (P x Q must equal n_ranks)",
+    "hpl_threshold": "HPL residual threshold: a test passes below it (HPL's default 16.0)",
+}
+
+
+def hpl_variables(workloads, **defaults):
+    """The workload variables of HPL_VARIABLES named in `defaults` (hpl_n="4000", ...), in
+    `workloads`."""
+    for name, default in defaults.items():
+        workload_variable(name, default=default, workloads=workloads, description=HPL_VARIABLES[name])
 
 
 def hpl_dat_lines(**values):
@@ -89,25 +107,7 @@ class Hpl(BuiltinHpl):
 
     # "local": HPL.dat for one problem, written by the builtin's writer from these variables.
     workload("local", executables=["execute"], tags=["catalog"])
-    workload_variable(
-        "hpl_n", default="4000", workloads=["local"], description="Problem size N (memory: 8 N^2 bytes over all ranks)"
-    )
-    workload_variable("hpl_nb", default="128", workloads=["local"], description="Block size NB")
-    workload_variable(
-        "hpl_p", default="1", workloads=["local"], description="Process grid rows P (P x Q must equal n_ranks)"
-    )
-    workload_variable(
-        "hpl_q",
-        default="{n_ranks}",
-        workloads=["local"],
-        description="Process grid columns Q (P x Q must equal n_ranks)",
-    )
-    workload_variable(
-        "hpl_threshold",
-        default="16.0",
-        workloads=["local"],
-        description="Residual threshold: a test passes below it (HPL's default 16.0)",
-    )
+    hpl_variables(["local"], hpl_n="4000", hpl_nb="128", hpl_p="1", hpl_q="{n_ranks}", hpl_threshold="16.0")
     for _name, _value, _desc in ONE_PROBLEM:
         workload_variable(
             _name,
@@ -117,20 +117,13 @@ class Hpl(BuiltinHpl):
         )
 
     figure_of_merit_context("problem-name", regex=RESULT, output_format="{tv} N={N} NB={NB} P={P} Q={Q}")
-    figure_of_merit("Time", log_file=LOG, fom_regex=RESULT, group_name="time", units="s", contexts=["problem-name"])
-    figure_of_merit(
-        "GFlops", log_file=LOG, fom_regex=RESULT, group_name="gflops", units="GFLOP/s", contexts=["problem-name"]
-    )
-    figure_of_merit(
-        "GFlops per GPU",
+    figures_of_merit(
+        ("Time", RESULT, "time", "s"),
+        ("GFlops", RESULT, "gflops", "GFLOP/s"),
+        ("GFlops per GPU", RESULT_PER_GPU, "per_gpu", "GFLOP/s"),
+        ("Scaled residual", RESIDUAL, "resid", ""),
         log_file=LOG,
-        fom_regex=RESULT_PER_GPU,
-        group_name="per_gpu",
-        units="GFLOP/s",
         contexts=["problem-name"],
-    )
-    figure_of_merit(
-        "Scaled residual", log_file=LOG, fom_regex=RESIDUAL, group_name="resid", units="", contexts=["problem-name"]
     )
     for fom, what in (
         ("Tests passed", "completed and passed"),
@@ -139,22 +132,14 @@ class Hpl(BuiltinHpl):
     ):
         figure_of_merit(fom, log_file=LOG, fom_regex=summary(what), group_name="count", units="")
 
-    success_criteria("completed", mode="string", match=r"^End of Tests\.", file=LOG)
-    success_criteria(
-        "verified", mode="string", file=LOG, match=summary("completed and failed residual checks", count="0")
-    )
-    success_criteria(
-        "tests-passed", mode="string", file=LOG, anti_match=summary("completed and passed residual checks", count="0")
-    )
-    success_criteria(
-        "none-skipped", mode="string", file=LOG, match=summary("skipped because of illegal input values", count="0")
-    )
-    success_criteria("no-errors", mode="string", file=LOG, anti_match=r"^HPL ERROR")
-    success_criteria(
-        "finite-values",
-        mode="string",
-        file=LOG,
-        anti_match=r"(?i)^W[RC]\S+\s+.*\b(nan|inf)\b|^\|\|Ax-b\|\|.*=\s*[-+]?(nan|inf)\b",
+    log_criteria(
+        LOG,
+        completed=r"^End of Tests\.",
+        verified=summary("completed and failed residual checks", count="0"),
+        tests_passed=absent(summary("completed and passed residual checks", count="0")),
+        none_skipped=summary("skipped because of illegal input values", count="0"),
+        no_errors=absent(r"^HPL ERROR"),
+        finite_values=absent(r"(?i)^W[RC]\S+\s+.*\b(nan|inf)\b|^\|\|Ax-b\|\|.*=\s*[-+]?(nan|inf)\b"),
     )
 
 

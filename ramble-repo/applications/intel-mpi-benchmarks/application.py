@@ -1,4 +1,5 @@
 from ramble.app.builtin.intel_mpi_benchmarks import IntelMpiBenchmarks as BuiltinImb
+from ramble.app.hpcaas.montecarlo import *
 from ramble.appkit import *
 from ramble.expander import Expander
 
@@ -16,6 +17,8 @@ COLLECTIVE = ROW + r"(?P<t_min>\d+\.\d+)\s+(?P<t_max>\d+\.\d+)\s+(?P<t_avg>\d+\.
 BAND = ROW + r"(?P<bw>\d+\.\d+)\s+(?P<rate>\d+)\s*$"
 BARRIER = r"^\s+(?P<repetitions>\d+)\s+(?P<t_min>\d+\.\d+)\s+(?P<t_max>\d+\.\d+)\s+(?P<t_avg>\d+\.\d+)\s*$"
 COMBINED = ROW + r"(?P<t_min>\d+\.\d+)\s+(?P<t_max>\d+\.\d+)\s+(?P<t_avg>\d+\.\d+)\s+(?P<bw>\d+\.\d+)\s*$"
+# The latency columns of the collective, Sendrecv/Exchange and Barrier tables: (FOM name word, group).
+STATS = (("min", "t_min"), ("max", "t_max"), ("avg", "t_avg"))
 
 
 class IntelMpiBenchmarks(BuiltinImb):
@@ -90,63 +93,43 @@ class IntelMpiBenchmarks(BuiltinImb):
     figure_of_merit_context("band-bytes", regex=BAND, output_format="Bytes: {bytes} (Band)")
     figure_of_merit_context("combo-bytes", regex=COMBINED, output_format="Bytes: {bytes} (Combo)")
 
-    for fom, group in (("Latency min", "t_min"), ("Latency max", "t_max"), ("Latency avg", "t_avg")):
-        figure_of_merit(
-            fom, log_file=LOG, fom_regex=COLLECTIVE, group_name=group, units="usec", contexts=["latency-bytes"]
-        )
-        figure_of_merit(
-            f"Combo {fom.split()[1]} time",
-            log_file=LOG,
-            fom_regex=COMBINED,
-            group_name=group,
-            units="usec",
-            contexts=["combo-bytes"],
-        )
-    figure_of_merit(
-        "Bandwidth", log_file=LOG, fom_regex=PINGPONG, group_name="bw", units="Mbytes/sec", contexts=["bw-bytes"]
+    for _stat, _group in STATS:
+        figures_of_merit((f"Latency {_stat}", COLLECTIVE, _group, "usec"), log_file=LOG, contexts=["latency-bytes"])
+        figures_of_merit((f"Combo {_stat} time", COMBINED, _group, "usec"), log_file=LOG, contexts=["combo-bytes"])
+    figures_of_merit(
+        ("Bandwidth", PINGPONG, "bw", "Mbytes/sec"),
+        ("Time", PINGPONG, "t", "usec"),
+        log_file=LOG,
+        contexts=["bw-bytes"],
     )
-    figure_of_merit("Time", log_file=LOG, fom_regex=PINGPONG, group_name="t", units="usec", contexts=["bw-bytes"])
-    figure_of_merit(
-        "Combo", log_file=LOG, fom_regex=COMBINED, group_name="bw", units="Mbytes/sec", contexts=["combo-bytes"]
-    )
-
-    figure_of_merit(
-        "Band bandwidth", log_file=LOG, fom_regex=BAND, group_name="bw", units="Mbytes/sec", contexts=["band-bytes"]
-    )
-    figure_of_merit(
-        "Message rate", log_file=LOG, fom_regex=BAND, group_name="rate", units="Msg/sec", contexts=["band-bytes"]
+    figures_of_merit(("Combo", COMBINED, "bw", "Mbytes/sec"), log_file=LOG, contexts=["combo-bytes"])
+    figures_of_merit(
+        ("Band bandwidth", BAND, "bw", "Mbytes/sec"),
+        ("Message rate", BAND, "rate", "Msg/sec"),
+        log_file=LOG,
+        contexts=["band-bytes"],
     )
     # Barrier's table has no size column: #repetitions t_min[usec] t_max[usec] t_avg[usec].
-    figure_of_merit("Barrier latency min", log_file=LOG, fom_regex=BARRIER, group_name="t_min", units="usec")
-    figure_of_merit("Barrier latency max", log_file=LOG, fom_regex=BARRIER, group_name="t_max", units="usec")
-    figure_of_merit("Barrier latency avg", log_file=LOG, fom_regex=BARRIER, group_name="t_avg", units="usec")
+    for _stat, _group in STATS:
+        figure_of_merit(f"Barrier latency {_stat}", log_file=LOG, fom_regex=BARRIER, group_name=_group, units="usec")
     # "# #processes = 2" heads each table (IMB runs one table per process count from -npmin up).
     figure_of_merit(
         "Processes", log_file=LOG, fom_regex=r"^#\s*#processes\s*=\s*(?P<n>[0-9]+)", group_name="n", units=""
     )
 
-    # IMB's last line, after every benchmark it ran.
-    success_criteria("completed", mode="string", match=r"^# All processes entering MPI_Finalize", file=LOG)
-    # An MPI abort, a crash, a killed job step, or a table IMB could not finish.
-    success_criteria(
-        "no-errors",
-        mode="string",
-        file=LOG,
-        anti_match=r"(?i)^(.*MPI_ABORT|.*BAD TERMINATION|.*exited on signal"
-        r"|.*exited with non-zero status|.*Segmentation fault"
-        r"|srun: error|slurmstepd: error|.*CANCELLED|.*Fatal error|# Error)",
-    )
-    success_criteria("finite-values", mode="string", anti_match=r"(?i)^\s+[0-9]+\s+[0-9]+\s+.*\b(nan|inf)\b", file=LOG)
-    # IMB runs its whole list when it does not know a name (a typo): the experiment counts only
-    # if IMB ran the benchmark it asked for, and nothing else.
-    success_criteria(
-        "requested-benchmark-ran", mode="string", file=LOG, match=r"(?i)^# Benchmarking (?:{imb_benchmark})\s*$"
-    )
-    success_criteria(
-        "requested-benchmark-only",
-        mode="string",
-        file=LOG,
-        anti_match=r"(?i)^# Benchmarking (?!(?:{imb_benchmark})\s*$)",
+    log_criteria(
+        LOG,
+        # IMB's last line, after every benchmark it ran.
+        completed=r"^# All processes entering MPI_Finalize",
+        # An MPI abort, a crash, a killed job step, or a table IMB could not finish.
+        no_errors=absent(
+            rf"(?i)^(.*(?:{RANK_FAILURES}|exited with non-zero status)|{SLURM_FAILURES}|.*Fatal error|# Error)"
+        ),
+        finite_values=absent(r"(?i)^\s+[0-9]+\s+[0-9]+\s+.*\b(nan|inf)\b"),
+        # IMB runs its whole list when it does not know a name (a typo): the experiment counts only
+        # if IMB ran the benchmark it asked for, and nothing else.
+        requested_benchmark_ran=r"(?i)^# Benchmarking (?:{imb_benchmark})\s*$",
+        requested_benchmark_only=absent(r"(?i)^# Benchmarking (?!(?:{imb_benchmark})\s*$)"),
     )
 
 

@@ -1,4 +1,5 @@
 from ramble.app.builtin.lammps import Lammps as BuiltinLammps
+from ramble.app.hpcaas.montecarlo import *
 from ramble.appkit import *
 
 # LAMMPS' own packages the S4 study compares, on top of the usual MD set.
@@ -46,29 +47,14 @@ CPU_USE = r"^(?P<cpu>[0-9.]+)% CPU use with (?P<mpi>[0-9]+) MPI tasks x (?P<omp>
 # "MPI task timing breakdown": Section | min | avg | max | %varavg | %total ("Other" has avg and
 # %total only).
 SECTION = (
-    r"^(?P<section>[A-Z][a-z]+)\s*\|\s*(?P<min>"
-    + NUM
-    + r")\s*\|\s*(?P<avg>"
-    + NUM
-    + r")\s*\|\s*(?P<max>"
-    + NUM
-    + r")\s*\|\s*(?P<var>"
-    + NUM
-    + r")\s*\|\s*(?P<pct>"
-    + NUM
-    + r")\s*$"
+    rf"^(?P<section>[A-Z][a-z]+)\s*\|\s*(?P<min>{NUM})\s*\|\s*(?P<avg>{NUM})\s*\|\s*(?P<max>{NUM})"
+    rf"\s*\|\s*(?P<var>{NUM})\s*\|\s*(?P<pct>{NUM})\s*$"
 )
 OTHER = r"^Other\s*\|\s*\|\s*(?P<avg>" + NUM + r")\s*\|\s*\|\s*\|\s*(?P<pct>" + NUM + r")\s*$"
 # Per-rank statistics: "Nlocal:   501 ave   508 max   490 min" (Nghost, Neighs, FullNghs alike).
-PER_RANK = (
-    r"^(?P<stat>Nlocal|Nghost|Neighs|FullNghs):\s+(?P<ave>"
-    + NUM
-    + r") ave\s+(?P<max>"
-    + NUM
-    + r") max\s+(?P<min>"
-    + NUM
-    + r") min"
-)
+PER_RANK = rf"^(?P<stat>Nlocal|Nghost|Neighs|FullNghs):\s+(?P<ave>{NUM}) ave\s+(?P<max>{NUM}) max\s+(?P<min>{NUM}) min"
+# "Per MPI rank memory allocation (min/avg/max) = 16.01 | 16.22 | 16.41 Mbytes" (2017 on).
+MEMORY = r"^Per MPI rank memory allocation \(min/avg/max\) = "
 # GPU package, on stdout only: "Device Time Info (average)" block.
 DEVICE_TIME = (
     r"^(?P<item>Data Transfer|Data Cast/Pack|Neighbor copy|Neighbor unpack|Neighbor build|Force calc"
@@ -91,8 +77,11 @@ class Lammps(BuiltinLammps):
 
     maintainers("hpcaas-bench")
 
-    # The catalog's build: no variants, as Debian's external states none (a variant named here
-    # would make Spack 0.23 fail on it). Studies name their packages in their own specs.
+    # Built from source (Debian's pristine tarball) in about 4 min on 2 cores: the catalog's slow
+    # tier, beside GROMACS (CI's fresh run has no room for it in the fast tier).
+    tags("slow-build")
+
+    # The catalog's build: the builtin's default packages. Studies name theirs in their own specs.
     software_spec("lammps", pkg_spec=f"lammps@{VERSION}", package_manager="spack*")
     # Run the GPU and INTEL builds with their suffix flags in lammps_flags (-sf gpu -pk gpu 1 /
     # -sf intel). GPU package (not KOKKOS): Desmos had GTX 1070 cards (sm_61).
@@ -117,10 +106,7 @@ class Lammps(BuiltinLammps):
     )
 
     executable(
-        "write-lj",
-        template=["printf '%s\\n' " + " ".join(f"'{line}'" for line in LJ_INPUT) + " > {experiment_run_dir}/input.txt"],
-        use_mpi=False,
-        redirect="",
+        "write-lj", template=[printf_command(LJ_INPUT, "{experiment_run_dir}/input.txt")], use_mpi=False, redirect=""
     )
 
     # The catalog's: bench/in.lj written in the experiment, nothing downloaded.
@@ -159,83 +145,63 @@ class Lammps(BuiltinLammps):
         ("Gatom-steps per second", "Gatom-step/s"),
     ):
         figure_of_merit(_name, fom_regex=PERF.replace("{unit}", _unit.replace("/", r"/")), group_name="v", units=_unit)
-    for _name, _group, _units in (
-        ("Loop time", "loop", "s"),
-        ("Processors", "procs", ""),
-        ("Steps", "steps", ""),
-        ("Atoms", "atoms", ""),
-    ):
-        figure_of_merit(_name, fom_regex=LOOP, group_name=_group, units=_units)
-    figure_of_merit("CPU use", fom_regex=CPU_USE, group_name="cpu", units="%")
-    figure_of_merit("MPI tasks", fom_regex=CPU_USE, group_name="mpi", units="")
-    figure_of_merit("OpenMP threads", fom_regex=CPU_USE.replace("[0-9]+|no", "[0-9]+"), group_name="omp", units="")
+    figures_of_merit(
+        ("Loop time", LOOP, "loop", "s"),
+        ("Processors", LOOP, "procs", ""),
+        ("Steps", LOOP, "steps", ""),
+        ("Atoms", LOOP, "atoms", ""),
+        ("CPU use", CPU_USE, "cpu", "%"),
+        ("MPI tasks", CPU_USE, "mpi", ""),
+        ("OpenMP threads", CPU_USE.replace("[0-9]+|no", "[0-9]+"), "omp", ""),
+    )
 
     # The builtin's names ("Pair avg time", ...), for every section LAMMPS prints.
-    for _suffix, _group, _units in (
-        ("min time", "min", "s"),
-        ("avg time", "avg", "s"),
-        ("max time", "max", "s"),
-        ("avg. variance", "var", "%"),
-        ("percent of runtime", "pct", "%"),
-    ):
-        figure_of_merit("{section} " + _suffix, fom_regex=SECTION, group_name=_group, units=_units)
-    figure_of_merit("Other avg time", fom_regex=OTHER, group_name="avg", units="s")
-    figure_of_merit("Other percent of runtime", fom_regex=OTHER, group_name="pct", units="%")
+    figures_of_merit(
+        ("{section} min time", "min", "s"),
+        ("{section} avg time", "avg", "s"),
+        ("{section} max time", "max", "s"),
+        ("{section} avg. variance", "var", "%"),
+        ("{section} percent of runtime", "pct", "%"),
+        fom_regex=SECTION,
+    )
+    figures_of_merit(("Other avg time", "avg", "s"), ("Other percent of runtime", "pct", "%"), fom_regex=OTHER)
 
-    for _suffix, _group in (("average", "ave"), ("max", "max"), ("min", "min")):
-        figure_of_merit("{stat} per rank " + _suffix, fom_regex=PER_RANK, group_name=_group, units="")
-    for _name, _regex, _units in (
+    figures_of_merit(
+        ("{stat} per rank average", "ave", ""),
+        ("{stat} per rank max", "max", ""),
+        ("{stat} per rank min", "min", ""),
+        fom_regex=PER_RANK,
+    )
+    figures_of_merit(
         ("Total neighbors", r"^Total # of neighbors = (?P<v>" + NUM + ")", ""),
         ("Neighbors per atom", r"^Ave neighs/atom = (?P<v>" + NUM + ")", ""),
         ("Special neighbors per atom", r"^Ave special neighs/atom = (?P<v>" + NUM + ")", ""),
         ("Neighbor list builds", r"^Neighbor list builds = (?P<v>[0-9]+)", ""),
         ("Dangerous builds", r"^Dangerous builds = (?P<v>[0-9]+)", ""),
-        # Before the run: "Per MPI rank memory allocation (min/avg/max) = 16.01 | 16.22 | 16.41 Mbytes"
-        # (2017 on) or "Memory usage per processor = 9.96267 Mbytes".
-        ("Memory per rank min", r"^Per MPI rank memory allocation \(min/avg/max\) = (?P<v>" + NUM + r") \|", "Mbytes"),
-        (
-            "Memory per rank avg",
-            r"^Per MPI rank memory allocation \(min/avg/max\) = " + NUM + r" \| (?P<v>" + NUM + r") \|",
-            "Mbytes",
-        ),
-        (
-            "Memory per rank max",
-            r"^Per MPI rank memory allocation \(min/avg/max\) = "
-            + NUM
-            + r" \| "
-            + NUM
-            + r" \| (?P<v>"
-            + NUM
-            + r") Mbytes",
-            "Mbytes",
-        ),
+        # Before the run: MEMORY's line (2017 on) or "Memory usage per processor = 9.96267 Mbytes".
+        ("Memory per rank min", MEMORY + rf"(?P<v>{NUM}) \|", "Mbytes"),
+        ("Memory per rank avg", MEMORY + rf"{NUM} \| (?P<v>{NUM}) \|", "Mbytes"),
+        ("Memory per rank max", MEMORY + rf"{NUM} \| {NUM} \| (?P<v>{NUM}) Mbytes", "Mbytes"),
         ("Memory per processor", r"^Memory usage per processor = (?P<v>" + NUM + r") Mbytes", "Mbytes"),
         ("GPU average split", r"^Average split:\s+(?P<v>" + NUM + r")\.", ""),
         ("GPU threads per atom", r"^(?:Threads|Lanes) / atom:\s+(?P<v>[0-9]+)\.", ""),
         ("GPU vector width", r"^Vector width:\s+(?P<v>[0-9]+)\.", ""),
         ("GPU max memory per rank", r"^Max Mem / Proc:\s+(?P<v>" + NUM + r") MB\.", "MB"),
-    ):
-        figure_of_merit(_name, fom_regex=_regex, group_name="v", units=_units)
-    figure_of_merit("GPU {item}", fom_regex=DEVICE_TIME, group_name="v", units="s")
+        ("GPU {item}", DEVICE_TIME, "s"),
+        group_name="v",
+    )
 
-    # LAMMPS prints "Total wall time" last, after every run of the input; an ERROR stops it before.
-    success_criteria("completed", mode="string", match=r"^Total wall time:", file="{log_file}")
-    success_criteria(
-        "no-errors",
-        mode="string",
-        file="{log_file}",
-        anti_match=r"(?:ERROR|.*MPI_ABORT was invoked|.*Segmentation fault|.*mpirun noticed that process rank)",
+    log_criteria(
+        "{log_file}",
+        # LAMMPS prints "Total wall time" last, after every run of the input; an ERROR stops it before.
+        completed=r"^Total wall time:",
+        no_errors=absent(rf"(?:ERROR|.*(?:{OPEN_MPI_FAILURES}))"),
+        # Thermo output holding nan or inf ("-nan" in columns, "TotEng = nan" in thermo_style multi).
+        finite_values=absent(
+            rf"(?i)(?:^(?=.*\b(?:nan|inf)\b)\s*[0-9]+(?:\s+(?:{NUM}|[-+]?nan|[-+]?inf))+\s*$|.*=\s*[-+]?(?:nan|inf)\b)"
+        ),
+        requested_ranks=r".*with {n_ranks} MPI tasks",
     )
-    # Thermo output holding nan or inf ("-nan" in columns, "TotEng = nan" in thermo_style multi).
-    success_criteria(
-        "finite-values",
-        mode="string",
-        file="{log_file}",
-        anti_match=r"(?i)(?:^(?=.*\b(?:nan|inf)\b)\s*[0-9]+(?:\s+(?:"
-        + NUM
-        + r"|[-+]?nan|[-+]?inf))+\s*$|.*=\s*[-+]?(?:nan|inf)\b)",
-    )
-    success_criteria("requested-ranks", mode="string", match=r".*with {n_ranks} MPI tasks", file="{log_file}")
 
 
 # The builtin's "Total wall time" is LAMMPS' H:MM:SS text ("0:00:01"), not a number, so a tidy

@@ -1,5 +1,77 @@
 from ramble.appkit import *
 
+# This repository's application kit: what its applications declare alike (success criteria, and
+# figures of merit and workload variables as tables, the Spack package, how MPI launchers and Slurm
+# report a failure), written once here. Every application imports it after Ramble's appkit:
+# `from ramble.app.hpcaas.montecarlo import *` (the names of __all__). Ramble's place for shared
+# code is a base application (base_applications/), but at the pinned commit Ramble imports one only
+# from a repository listed in base_application_repos, a list its own known-applications test
+# replaces with the builtin repository alone; an application's module imports wherever Ramble
+# knows the application. This application is the one that imports nothing else.
+__all__ = [
+    "OPEN_MPI_FAILURES",
+    "RANK_FAILURES",
+    "SLURM_FAILURES",
+    "absent",
+    "figures_of_merit",
+    "log_criteria",
+    "printf_command",
+    "spack_package",
+    "workload_variables",
+]
+
+# How a rank or a job step dies, for no-errors regexes (alternatives, each found anywhere in a line
+# unless said): Open MPI's abort and crash reports ("MPI_ABORT was invoked on rank 0", "mpirun
+# noticed that process rank 1 ... exited on signal 11 (Segmentation fault)");
+OPEN_MPI_FAILURES = r"MPI_ABORT was invoked|Segmentation fault|mpirun noticed that process rank"
+# any rank's abort (Open MPI's MPI_ABORT, MPICH's BAD TERMINATION), kill or crash;
+RANK_FAILURES = r"MPI_ABORT|BAD TERMINATION|exited on signal|Segmentation fault"
+# Slurm's errors and a cancelled job step, at the start of a line.
+SLURM_FAILURES = r"srun: error|slurmstepd: error|.*CANCELLED"
+
+
+class absent(str):
+    """A regex no line of the file may match (a success criterion's anti_match)."""
+
+
+def log_criteria(file, **criteria):
+    """Success criteria named by what they check (ramble-repo/README.md item 4), in the order
+    given, each a regex on the lines of `file`: a line must match it or, given as absent(regex),
+    none may. A keyword is the criterion's name with "_" for "-" (no_errors: "no-errors")."""
+    for name, regex in criteria.items():
+        kind = "anti_match" if isinstance(regex, absent) else "match"
+        success_criteria(name.replace("_", "-"), mode="string", file=file, **{kind: str(regex)})
+
+
+def figures_of_merit(*foms, **shared):
+    """A figure of merit for each row of `foms`, (name, fom_regex, group_name, units) less what
+    the keywords give every row (e.g. fom_regex=TIMING: rows (name, group_name, units); also
+    log_file, contexts)."""
+    columns = [column for column in ("fom_regex", "group_name", "units") if column not in shared]
+    for name, *values in foms:
+        if len(values) != len(columns):
+            raise ValueError(f"figure of merit {name!r}: {len(values)} values for {columns}")
+        figure_of_merit(name, **dict(zip(columns, values)), **shared)
+
+
+def workload_variables(*variables, **where):
+    """A workload variable for each (name, default, description) of `variables`, in the
+    workloads the keywords name (workload, workloads or workload_group)."""
+    for name, default, description in variables:
+        workload_variable(name, default=default, description=description, **where)
+
+
+def spack_package(name, pkg_spec):
+    """The Spack package the application runs, required, at its pinned spec (no compiler and no
+    MPI: README item 2)."""
+    software_spec(name, pkg_spec=pkg_spec, package_manager="spack*")
+    required_package(name, package_manager="spack*")
+
+
+def printf_command(lines, path):
+    """The shell command that writes `lines` to `path` (an input written in the experiment)."""
+    return "printf '%s\\n' " + " ".join(f"'{line}'" for line in lines) + f" > {path}"
+
 
 class Montecarlo(ExecutableApplication):
     """FinanceBench Monte Carlo option pricing (QMC Sobol, OpenMP) for S1 (HPCaaS-Bench T2:
@@ -18,8 +90,7 @@ class Montecarlo(ExecutableApplication):
 
     tags("finance", "monte-carlo", "openmp")
 
-    software_spec("montecarlo", pkg_spec="montecarlo@2016.07.25 +rand_r", package_manager="spack*")
-    required_package("montecarlo", package_manager="spack*")
+    spack_package("montecarlo", "montecarlo@2016.07.25 +rand_r")
 
     executable("execute", "{montecarlo_exe} {n_samples}", use_mpi=False)
 
@@ -49,49 +120,27 @@ class Montecarlo(ExecutableApplication):
     # "Run on CPU using OpenMP" opens the OpenMP run's lines, "Run on CPU" the serial run's.
     figure_of_merit_context("kernel", regex=r"^Run on (?P<kernel>CPU using OpenMP|CPU)\s*$", output_format="{kernel}")
 
-    figure_of_merit(
-        "OpenMP time",
-        fom_regex=r"^Processing time on CPU using OpenMP:\s+(?P<ms>[0-9.]+)\s+\(ms\)",
-        group_name="ms",
-        units="ms",
+    figures_of_merit(
+        ("OpenMP time", r"^Processing time on CPU using OpenMP:\s+(?P<ms>[0-9.]+)\s+\(ms\)", "ms", "ms"),
+        ("Serial time", r"^Processing time on CPU:\s+(?P<ms>[0-9.]+)\s+\(ms\)", "ms", "ms"),
+        ("Speedup", r"^Speedup Using OpenMP:\s+(?P<speedup>[0-9.]+)", "speedup", ""),
     )
-    figure_of_merit(
-        "Serial time", fom_regex=r"^Processing time on CPU:\s+(?P<ms>[0-9.]+)\s+\(ms\)", group_name="ms", units="ms"
-    )
-    figure_of_merit(
-        "Speedup", fom_regex=r"^Speedup Using OpenMP:\s+(?P<speedup>[0-9.]+)", group_name="speedup", units=""
-    )
-    figure_of_merit(
-        "Average price",
-        fom_regex=r"^Average Price \(CPU computation\):\s+(?P<price>[0-9.eE+-]+)",
-        group_name="price",
-        units="",
+    figures_of_merit(
+        ("Average price", r"^Average Price \(CPU computation\):\s+(?P<price>[0-9.eE+-]+)", "price", ""),
         contexts=["kernel"],
     )
-    figure_of_merit("Samples", fom_regex=r"^Number of Samples:\s+(?P<samples>[0-9]+)", group_name="samples", units="")
-    figure_of_merit(
-        "Threads", fom_regex=r"^Number of OpenMP threads:\s+(?P<threads>[0-9]+)", group_name="threads", units=""
+    figures_of_merit(
+        ("Samples", r"^Number of Samples:\s+(?P<samples>[0-9]+)", "samples", ""),
+        ("Threads", r"^Number of OpenMP threads:\s+(?P<threads>[0-9]+)", "threads", ""),
     )
 
-    # The speedup line is the program's last: both runs finished.
-    success_criteria("completed", mode="string", match=r"^Speedup Using OpenMP:", file="{log_file}")
-    success_criteria(
-        "no-errors",
-        mode="string",
-        file="{log_file}",
-        anti_match=r"(?i)^(.*Segmentation fault|.*Killed|.*core dumped|.*Aborted|.*bad_alloc"
-        r"|srun: error|slurmstepd: error|.*CANCELLED)",
-    )
-    success_criteria(
-        "finite-values",
-        mode="string",
-        file="{log_file}",
-        anti_match=r"(?i)^(Processing time|Average Price|Speedup).*:\s+-?(nan|inf)",
-    )
-    # A run of fewer samples or other threads than asked is not the experiment's.
-    success_criteria(
-        "requested-samples", mode="string", match=r"^Number of Samples: {n_samples}\s*$", file="{log_file}"
-    )
-    success_criteria(
-        "requested-threads", mode="string", match=r"^Number of OpenMP threads: {n_threads}\s*$", file="{log_file}"
+    log_criteria(
+        "{log_file}",
+        # The speedup line is the program's last: both runs finished.
+        completed=r"^Speedup Using OpenMP:",
+        no_errors=absent(rf"(?i)^(.*Segmentation fault|.*Killed|.*core dumped|.*Aborted|.*bad_alloc|{SLURM_FAILURES})"),
+        finite_values=absent(r"(?i)^(Processing time|Average Price|Speedup).*:\s+-?(nan|inf)"),
+        # A run of fewer samples or other threads than asked is not the experiment's.
+        requested_samples=r"^Number of Samples: {n_samples}\s*$",
+        requested_threads=r"^Number of OpenMP threads: {n_threads}\s*$",
     )

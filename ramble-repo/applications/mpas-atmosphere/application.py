@@ -1,44 +1,20 @@
+from ramble.app.hpcaas.montecarlo import *
 from ramble.appkit import *
 
 NUM = r"[-+]?[0-9]*\.?[0-9]+(?:[eE][+-]?[0-9]+)?"
 # A row of the timer table MPAS prints at the end of log.atmosphere.0000.out:
-# level, name, total, calls, min, max, avg, pct_tot, pct_par, par_eff.
+# level, name, total, calls, min, max, avg, pct_tot, pct_par, par_eff (TIMER_TIMES: total to avg).
+TIMER_TIMES = rf"\s+(?P<total>{NUM})\s+(?P<calls>[0-9]+)\s+(?P<min>{NUM})\s+(?P<max>{NUM})\s+(?P<avg>{NUM})\s"
 TIMER_ROW = (
-    r"^\s*(?P<level>[0-9]+)\s+(?P<timer>\S.*?)\s+(?P<total>"
-    + NUM
-    + r")\s+(?P<calls>[0-9]+)\s+(?P<min>"
-    + NUM
-    + r")\s+(?P<max>"
-    + NUM
-    + r")\s+(?P<avg>"
-    + NUM
-    + r")\s+(?P<pct_tot>"
-    + NUM
-    + r")\s+(?P<pct_par>"
-    + NUM
-    + r")\s+(?P<par_eff>"
-    + NUM
-    + r")\s*$"
+    r"^\s*(?P<level>[0-9]+)\s+(?P<timer>\S.*?)"
+    + TIMER_TIMES
+    + rf"+(?P<pct_tot>{NUM})\s+(?P<pct_par>{NUM})\s+(?P<par_eff>{NUM})\s*$"
 )
 
 
 def timer(level, name):
-    """The row of one timer (its level and name fixed)."""
-    return (
-        r"^\s*"
-        + str(level)
-        + r"\s+"
-        + name
-        + r"\s+(?P<total>"
-        + NUM
-        + r")\s+(?P<calls>[0-9]+)\s+(?P<min>"
-        + NUM
-        + r")\s+(?P<max>"
-        + NUM
-        + r")\s+(?P<avg>"
-        + NUM
-        + r")\s"
-    )
+    """The row of one timer (its level and name fixed), to its avg column."""
+    return rf"^\s*{level}\s+{name}" + TIMER_TIMES
 
 
 # The graph of the catalog's mesh for METIS, from the mesh itself (ncdump of nEdgesOnCell and
@@ -76,14 +52,14 @@ class MpasAtmosphere(ExecutableApplication):
     maintainers("hpcaas-bench")
 
     tags("weather", "atmosphere", "climate")
-    # The catalog's jw_x1_162 input (MPAS-Dev's test case tarball) is a download no mirror here
-    # serves: the fast tier leaves it out (make catalog tries it).
-    tags("needs-internet")
+    # Two builds of ~400 Fortran files (init_atmosphere, atmosphere): about 9 min on 2 cores, the
+    # catalog's slow tier. Its jw_x1_162 input is a file of MPAS-Tools at a pinned commit, which
+    # make mirror serves (scripts/mirror-inputs.py).
+    tags("slow-build")
 
     # opt is the T8 axis (with the compiler): set it per experiment in the software section.
-    software_spec("mpas-atmosphere", pkg_spec="mpas-atmosphere@7.3 opt=O3 precision=double", package_manager="spack*")
+    spack_package("mpas-atmosphere", "mpas-atmosphere@7.3 opt=O3 precision=double")
     software_spec("metis", pkg_spec="metis@5.1.0", package_manager="spack*")
-    required_package("mpas-atmosphere", package_manager="spack*")
 
     run_start_regex = r"^Beginning MPAS-atmosphere Output Log File for task\s+0\s+of"
 
@@ -104,7 +80,7 @@ class MpasAtmosphere(ExecutableApplication):
         sha256="5dd5332d546c122aa3f42766ff7897bea64034318742afa8498c52221376dbae",
         expand=False,
         description="The x1.162 quasi-uniform mesh (162 cells, ~1920 km), MPAS-Tools' copy. Offline: "
-        "<mirror>/mpas-atmosphere/x1_162_grid in a Ramble mirror",
+        "make mirror puts it into the project's Ramble mirror from MPAS-Tools' git at that commit",
     )
 
     executable(
@@ -213,49 +189,29 @@ class MpasAtmosphere(ExecutableApplication):
             workload=_workload,
             description="Mesh graph; MPAS reads <graph_file>.part.<n_ranks>",
         )
-        workload_variable(
-            "gpmetis",
-            default="gpmetis",
-            workload=_workload,
-            description="METIS' graph partitioner, used when the partition is missing",
-        )
-        workload_variable(
-            "atmosphere_exe", default="atmosphere_model", workload=_workload, description="MPAS-Atmosphere model binary"
-        )
-        workload_variable(
-            "results_file",
-            default="{experiment_run_dir}/log.atmosphere.0000.out",
-            workload=_workload,
-            description="Rank 0's log",
-        )
-        environment_variable(
-            "OMP_NUM_THREADS",
-            value="{n_threads}",
-            workload=_workload,
-            description="OpenMP threads per rank (the recipe builds MPAS with OpenMP)",
-        )
-    workload_variable(
-        "init_exe",
-        default="init_atmosphere_model",
-        workload="jw_x1_162",
-        description="MPAS' init_atmosphere core (makes x1.162.init.nc)",
+    _both = ["x1_40962", "jw_x1_162"]
+    workload_variables(
+        ("gpmetis", "gpmetis", "METIS' graph partitioner, used when the partition is missing"),
+        ("atmosphere_exe", "atmosphere_model", "MPAS-Atmosphere model binary"),
+        ("results_file", "{experiment_run_dir}/log.atmosphere.0000.out", "Rank 0's log"),
+        workloads=_both,
     )
-    workload_variable(
-        "vertical_levels",
-        default="26",
-        workload="jw_x1_162",
-        description="Vertical levels of the idealized state (Jablonowski-Williamson: 26)",
+    environment_variable(
+        "OMP_NUM_THREADS",
+        value="{n_threads}",
+        workloads=_both,
+        description="OpenMP threads per rank (the recipe builds MPAS with OpenMP)",
     )
-    # MPAS: a time step of at most ~6 x the cell spacing in km (1920 km here).
-    workload_variable("time_step", default="1800.0", workload="jw_x1_162", description="Model time step (s)")
-    workload_variable(
-        "dissipation_length",
-        default="1920000.0",
+    workload_variables(
+        ("init_exe", "init_atmosphere_model", "MPAS' init_atmosphere core (makes x1.162.init.nc)"),
+        ("vertical_levels", "26", "Vertical levels of the idealized state (Jablonowski-Williamson: 26)"),
+        # MPAS: a time step of at most ~6 x the cell spacing in km (1920 km here).
+        ("time_step", "1800.0", "Model time step (s)"),
+        ("dissipation_length", "1920000.0", "config_len_disp: the mesh's cell spacing (m)"),
         workload="jw_x1_162",
-        description="config_len_disp: the mesh's cell spacing (m)",
     )
 
-    for _name, _row, _group, _units in (
+    figures_of_merit(
         ("Total time", timer(1, "total time"), "total", "s"),
         ("Initialize time", timer(2, "initialize"), "total", "s"),
         ("Time integration", timer(2, "time integration"), "total", "s"),
@@ -263,8 +219,8 @@ class MpasAtmosphere(ExecutableApplication):
         ("Time per step (avg)", timer(2, "time integration"), "avg", "s"),
         ("Time per step (max)", timer(2, "time integration"), "max", "s"),
         ("Physics driver time", timer(3, "physics driver"), "total", "s"),
-    ):
-        figure_of_merit(_name, log_file="{results_file}", fom_regex=_row, group_name=_group, units=_units)
+        log_file="{results_file}",
+    )
     # Every row of the timer table, by timer name (the rows depend on the physics and the build).
     for _column, _units in (
         ("total", "s"),
@@ -279,40 +235,21 @@ class MpasAtmosphere(ExecutableApplication):
         figure_of_merit(
             "{timer} " + _column, log_file="{results_file}", fom_regex=TIMER_ROW, group_name=_column, units=_units
         )
-    figure_of_merit(
-        "MPI tasks",
+    figures_of_merit(
+        ("MPI tasks", r"^Beginning MPAS-atmosphere Output Log File for task\s+0\s+of\s+(?P<tasks>[0-9]+)", "tasks", ""),
+        ("Cells", r"^\s*nCells\s*=\s*(?P<cells>[0-9]+)", "cells", ""),
+        *[
+            (_name, r"^\s*" + _label + r"\s*=\s*(?P<n>[0-9]+)", "n", "")
+            for _name, _label in (
+                ("Output messages", "Output messages"),
+                ("Warning messages", "Warning messages"),
+                ("Error messages", "Error messages"),
+                ("Critical errors", "Critical error messages"),
+            )
+        ],
+        # After every step: its wall time and the extremes of w and u (the last step's are kept).
+        ("Last step time", rf"^\s*Timing for integration step:\s*(?P<s>{NUM})\s*s", "s", "s"),
         log_file="{results_file}",
-        fom_regex=r"^Beginning MPAS-atmosphere Output Log File for task\s+0\s+of\s+(?P<tasks>[0-9]+)",
-        group_name="tasks",
-        units="",
-    )
-    figure_of_merit(
-        "Cells",
-        log_file="{results_file}",
-        fom_regex=r"^\s*nCells\s*=\s*(?P<cells>[0-9]+)",
-        group_name="cells",
-        units="",
-    )
-    for _name, _label in (
-        ("Output messages", "Output messages"),
-        ("Warning messages", "Warning messages"),
-        ("Error messages", "Error messages"),
-        ("Critical errors", "Critical error messages"),
-    ):
-        figure_of_merit(
-            _name,
-            log_file="{results_file}",
-            fom_regex=r"^\s*" + _label + r"\s*=\s*(?P<n>[0-9]+)",
-            group_name="n",
-            units="",
-        )
-    # After every step: its wall time and the extremes of w and u (the last step's are kept).
-    figure_of_merit(
-        "Last step time",
-        log_file="{results_file}",
-        fom_regex=r"^\s*Timing for integration step:\s*(?P<s>" + NUM + r")\s*s",
-        group_name="s",
-        units="s",
     )
     for _field in ("w", "u"):
         for _end, _group in (("min", "lo"), ("max", "hi")):
@@ -324,22 +261,11 @@ class MpasAtmosphere(ExecutableApplication):
                 units="m/s",
             )
 
-    success_criteria(
-        "completed", mode="string", match=r"^\s*Finished running the atmosphere core", file="{results_file}"
-    )
-    # MPAS' own count of critical errors (its log ends with it).
-    success_criteria(
-        "no-errors", mode="string", match=r"^\s*Critical error messages\s*=\s*0\s*$", file="{results_file}"
-    )
-    success_criteria(
-        "finite-values",
-        mode="string",
-        file="{results_file}",
-        anti_match=r"^\s*(global min, max|Timing for integration step).*\b(NaN|nan|Infinity|inf)\b",
-    )
-    success_criteria(
-        "requested-tasks",
-        mode="string",
-        file="{results_file}",
-        match=r"^Beginning MPAS-atmosphere Output Log File for task\s+0\s+of\s+{n_ranks}\s*$",
+    log_criteria(
+        "{results_file}",
+        completed=r"^\s*Finished running the atmosphere core",
+        # MPAS' own count of critical errors (its log ends with it).
+        no_errors=r"^\s*Critical error messages\s*=\s*0\s*$",
+        finite_values=absent(r"^\s*(global min, max|Timing for integration step).*\b(NaN|nan|Infinity|inf)\b"),
+        requested_tasks=r"^Beginning MPAS-atmosphere Output Log File for task\s+0\s+of\s+{n_ranks}\s*$",
     )

@@ -2,6 +2,7 @@ import os
 import re
 
 from ramble.app.builtin.namd import Namd as BuiltinNamd
+from ramble.app.hpcaas.montecarlo import *
 from ramble.appkit import *
 from ramble.expander import Expander
 from ramble.keywords import keywords
@@ -9,22 +10,18 @@ from ramble.keywords import keywords
 NUM = r"[-+]?[0-9]*\.?[0-9]+(?:[eE][-+]?[0-9]+)?"
 # "Info: Benchmark time:" is the FOM line. NAMD 2.x ends it with days/ns; NAMD 3 in GPU-resident
 # mode prints ns/day there instead (and 0 MB memory), which Ramble's builtin regex does not read.
+UNIT = r"(?P<unit>days/ns|ns/day)"
 BENCHMARK = (
     r"Info: Benchmark time:\s+(?P<cpus>[0-9]+)\s+CPUs\s+(?P<s_per_step>[0-9.eE+-]+)\s+s/step\s+"
-    r"(?P<rate>[0-9.eE+-]+)\s+(?P<unit>days/ns|ns/day)\s+(?P<mem>[0-9.eE+-]+)\s+MB memory"
+    r"(?P<rate>[0-9.eE+-]+)\s+" + UNIT + r"\s+(?P<mem>[0-9.eE+-]+)\s+MB memory"
 )
 # The first estimate, printed before the benchmark lines, in the same layout.
 INITIAL = BENCHMARK.replace("Benchmark time", "Initial time")
 # NAMD 2.15/3.x (outputPerformance): "PERFORMANCE: 500  averaging 34.8074 ns/day, 0.00248223
 # sec/step with standard deviation 0.000148228" (2.15 alpha: no standard deviation).
 PERFORMANCE = (
-    r"^PERFORMANCE:\s+(?P<step>[0-9]+)\s+averaging\s+(?P<nspd>"
-    + NUM
-    + r")\s+ns/day,\s+(?P<sps>"
-    + NUM
-    + r")\s+sec/step(?:\s+with standard deviation\s+(?P<sd>"
-    + NUM
-    + r"))?"
+    rf"^PERFORMANCE:\s+(?P<step>[0-9]+)\s+averaging\s+(?P<nspd>{NUM})\s+ns/day,\s+(?P<sps>{NUM})\s+sec/step"
+    rf"(?:\s+with standard deviation\s+(?P<sd>{NUM}))?"
 )
 STARTUP = r"^Info: Finished startup at (?P<t>" + NUM + r") s, (?P<mem>" + NUM + r") MB of memory in use"
 
@@ -92,68 +89,39 @@ class Namd(BuiltinNamd):
 
     log_file_str = Expander.expansion_str(keywords.log_file)
 
-    # NAMD prints "End of program" (the builtin's criterion) after a FATAL ERROR too; a completed
-    # run ends with its WallClock line.
-    success_criteria("completed", mode="string", match=r".*WallClock:\s+[0-9.]+\s+CPUTime:", file=log_file_str)
-    success_criteria(
-        "no-errors",
-        mode="string",
-        file=log_file_str,
-        anti_match=r".*(?:FATAL ERROR|Charm\+\+ fatal error|Called CmiAbort|MPI_ABORT was invoked"
-        r"|Segmentation fault)",
-    )
-    # Energies NAMD could not compute ("nan" in an ENERGY line) before it gives up on them.
-    success_criteria(
-        "finite-values", mode="string", file=log_file_str, anti_match=r"(?i)^ENERGY:.*\s[-+]?(?:nan|inf)(?:\s|$)"
+    log_criteria(
+        log_file_str,
+        # NAMD prints "End of program" (the builtin's criterion) after a FATAL ERROR too; a
+        # completed run ends with its WallClock line.
+        completed=r".*WallClock:\s+[0-9.]+\s+CPUTime:",
+        no_errors=absent(
+            r".*(?:FATAL ERROR|Charm\+\+ fatal error|Called CmiAbort|MPI_ABORT was invoked|Segmentation fault)"
+        ),
+        # Energies NAMD could not compute ("nan" in an ENERGY line) before it gives up on them.
+        finite_values=absent(r"(?i)^ENERGY:.*\s[-+]?(?:nan|inf)(?:\s|$)"),
     )
 
     figure_of_merit("Number of CPUs", log_file=log_file_str, fom_regex=BENCHMARK, group_name="cpus", units="")
-    figure_of_merit(
-        "Benchmark wall time per step", log_file=log_file_str, fom_regex=BENCHMARK, group_name="s_per_step", units="s"
-    )
-    figure_of_merit("Benchmark memory used", log_file=log_file_str, fom_regex=BENCHMARK, group_name="mem", units="MB")
-    figure_of_merit(
-        "Benchmark days per nanosecond",
-        log_file=log_file_str,
-        fom_regex=BENCHMARK.replace(r"(?P<unit>days/ns|ns/day)", "days/ns"),
-        group_name="rate",
-        units="days/ns",
-    )
-    figure_of_merit(
-        "Benchmark nanoseconds per day",
-        log_file=log_file_str,
-        fom_regex=BENCHMARK.replace(r"(?P<unit>days/ns|ns/day)", "ns/day"),
-        group_name="rate",
-        units="ns/day",
-    )
-    for _name, _group, _units in (
-        ("Initial wall time per step", "s_per_step", "s"),
-        ("Initial memory used", "mem", "MB"),
-    ):
-        figure_of_merit(_name, log_file=log_file_str, fom_regex=INITIAL, group_name=_group, units=_units)
-    figure_of_merit(
-        "Initial days per nanosecond",
-        log_file=log_file_str,
-        fom_regex=INITIAL.replace(r"(?P<unit>days/ns|ns/day)", "days/ns"),
-        group_name="rate",
-        units="days/ns",
-    )
-    figure_of_merit(
-        "Initial nanoseconds per day",
-        log_file=log_file_str,
-        fom_regex=INITIAL.replace(r"(?P<unit>days/ns|ns/day)", "ns/day"),
-        group_name="rate",
-        units="ns/day",
-    )
-    for _name, _group, _units in (
+    # The benchmark lines and the first estimate alike, the rate in either unit NAMD prints.
+    for _line, _regex in (("Benchmark", BENCHMARK), ("Initial", INITIAL)):
+        figures_of_merit(
+            (f"{_line} wall time per step", _regex, "s_per_step", "s"),
+            (f"{_line} memory used", _regex, "mem", "MB"),
+            (f"{_line} days per nanosecond", _regex.replace(UNIT, "days/ns"), "rate", "days/ns"),
+            (f"{_line} nanoseconds per day", _regex.replace(UNIT, "ns/day"), "rate", "ns/day"),
+            log_file=log_file_str,
+        )
+    figures_of_merit(
         ("Performance nanoseconds per day", "nspd", "ns/day"),
         ("Performance seconds per step", "sps", "s"),
         ("Performance step", "step", ""),
         ("Performance seconds per step deviation", "sd", "s"),
-    ):
-        figure_of_merit(_name, log_file=log_file_str, fom_regex=PERFORMANCE, group_name=_group, units=_units)
-    figure_of_merit("Startup time", log_file=log_file_str, fom_regex=STARTUP, group_name="t", units="s")
-    figure_of_merit("Startup memory", log_file=log_file_str, fom_regex=STARTUP, group_name="mem", units="MB")
+        log_file=log_file_str,
+        fom_regex=PERFORMANCE,
+    )
+    figures_of_merit(
+        ("Startup time", "t", "s"), ("Startup memory", "mem", "MB"), log_file=log_file_str, fom_regex=STARTUP
+    )
 
     def _analyze_experiments(self, workspace, app_inst=None):
         """ns/day of the last benchmark line, whichever unit NAMD printed, for the

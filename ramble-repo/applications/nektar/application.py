@@ -1,3 +1,4 @@
+from ramble.app.hpcaas.montecarlo import *
 from ramble.appkit import *
 
 NUM = r"[-+]?[0-9]*\.?[0-9]+(?:[eE][+-]?[0-9]+)?"
@@ -32,8 +33,7 @@ class Nektar(ExecutableApplication):
     tags("needs-internet", "slow-build")
 
     # 5.3.0: the newest release whose commit a snapshot of the repository here carries.
-    software_spec("nektar", pkg_spec="nektar@5.3.0 +mpi +ins_solver ~python", package_manager="spack*")
-    required_package("nektar", package_manager="spack*")
+    spack_package("nektar", "nektar@5.3.0 +mpi +ins_solver ~python")
 
     # The session summary's first item (rank 0 prints it once; the rule lines around it are two).
     run_start_regex = r"^\s*EquationType:"
@@ -49,21 +49,17 @@ class Nektar(ExecutableApplication):
         ("chanflow_m3", "{experiment_run_dir}/ChanFlow_m3.xml"),
     ):
         workload_variable(
-            "solver", default="IncNavierStokesSolver", workload=_workload, description="Nektar++ solver binary"
-        )
-        workload_variable(
             "session_files",
             default=_session,
             workload=_workload,
             description="Session file(s) (mesh and conditions, space separated); the study's "
             "case is not public: place it here",
         )
-        workload_variable(
-            "solver_flags",
-            default="",
-            workload=_workload,
-            description="Solver options (e.g. -v, --io-format Hdf5, -I GlobalSysSoln=...)",
-        )
+    workload_variables(
+        ("solver", "IncNavierStokesSolver", "Nektar++ solver binary"),
+        ("solver_flags", "", "Solver options (e.g. -v, --io-format Hdf5, -I GlobalSysSoln=...)"),
+        workloads=["incns", "chanflow_m3"],
+    )
     workload_variable(
         "session_source",
         default="{nektar_path}/share/nektar/tests/IncNavierStokesSolver/ChanFlow_m3.xml",
@@ -71,33 +67,22 @@ class Nektar(ExecutableApplication):
         description="The regression session the nektar package installs",
     )
 
-    figure_of_merit(
-        "Time-integration time",
-        fom_regex=r"^\s*Time-integration\s*:\s*(?P<seconds>" + NUM + r")s",
-        group_name="seconds",
-        units="s",
-    )
-    figure_of_merit(
-        "Total computation time",
-        fom_regex=r"^\s*Total Computation Time\s*=\s*(?P<seconds>" + NUM + r")s",
-        group_name="seconds",
-        units="s",
-    )
-    # The last progress line: how far the run got.
-    figure_of_merit("Steps", fom_regex=STEPS, group_name="steps", units="")
-    figure_of_merit("Simulated time", fom_regex=STEPS, group_name="time", units="")
-    figure_of_merit("CPU time of the last steps", fom_regex=STEPS, group_name="cpu", units="s")
-    figure_of_merit(
-        "L2 error {variable}",
-        fom_regex=r"^\s*L 2 error \(variable (?P<variable>\w+)\)\s*:\s*(?P<error>" + NUM + r")",
-        group_name="error",
-        units="",
-    )
-    figure_of_merit(
-        "Linf error {variable}",
-        fom_regex=r"^\s*L inf error \(variable (?P<variable>\w+)\)\s*:\s*" r"(?P<error>" + NUM + r")",
-        group_name="error",
-        units="",
+    figures_of_merit(
+        ("Time-integration time", r"^\s*Time-integration\s*:\s*(?P<seconds>" + NUM + r")s", "seconds", "s"),
+        ("Total computation time", r"^\s*Total Computation Time\s*=\s*(?P<seconds>" + NUM + r")s", "seconds", "s"),
+        # The last progress line: how far the run got.
+        ("Steps", STEPS, "steps", ""),
+        ("Simulated time", STEPS, "time", ""),
+        ("CPU time of the last steps", STEPS, "cpu", "s"),
+        *[
+            (
+                f"L{_norm} error {{variable}}",
+                rf"^\s*L {_norm} error \(variable (?P<variable>\w+)\)\s*:\s*(?P<error>{NUM})",
+                "error",
+                "",
+            )
+            for _norm in ("2", "inf")
+        ],
     )
     # The session summary's numbers.
     for _name, _label, _units in (
@@ -120,41 +105,21 @@ class Nektar(ExecutableApplication):
             group_name=_stat,
             units="",
         )
-    figure_of_merit(
-        "gslib unique labels shared",
-        fom_regex=r"^\s*gs_setup:\s*(?P<n>[0-9]+) unique labels shared",
-        group_name="n",
-        units="",
-    )
-    # The output write of the last checkpoint or field file: "Writing: "x.fld" (0.0113s, XML)".
-    figure_of_merit(
-        "Last write time",
-        fom_regex=r'^\s*Writing: ".*" \((?P<seconds>' + NUM + r")s, \w+\)",
-        group_name="seconds",
-        units="s",
+    figures_of_merit(
+        ("gslib unique labels shared", r"^\s*gs_setup:\s*(?P<n>[0-9]+) unique labels shared", "n", ""),
+        # The output write of the last checkpoint or field file: "Writing: "x.fld" (0.0113s, XML)".
+        ("Last write time", r'^\s*Writing: ".*" \((?P<seconds>' + NUM + r")s, \w+\)", "seconds", "s"),
     )
 
-    success_criteria("completed", mode="string", match=r"^\s*Total Computation Time", file="{log_file}")
-    # Nektar++ reports errors as "Fatal : Level 0 assertion violation" (and NaN checks as errors).
-    success_criteria(
-        "no-errors",
-        mode="string",
-        file="{log_file}",
-        anti_match=r".*(Level 0 assertion violation|Nektar\+\+ error|NaN found|Segmentation fault|"
-        r"exited on signal|MPI_ABORT|BAD TERMINATION)",
-    )
-    success_criteria(
-        "finite-values",
-        mode="string",
-        file="{log_file}",
-        anti_match=r"^\s*(Steps:|L 2 error|L inf error|Time-integration).*\b(nan|-nan|inf|NaN)\b",
-    )
-    # An experiment's check (make foms leaves it out for a log from elsewhere): a parallel run names
-    # its process count in the session summary ("Num. Processes: 2"), a serial one none, so the
-    # criterion refuses a count other than the experiment's (a serial log passes any n_ranks).
-    success_criteria(
-        "requested-processes",
-        mode="string",
-        file="{log_file}",
-        anti_match=r"^\s*Num\. Processes:\s*(?!{n_ranks}\s*$)[0-9]+\s*$",
+    log_criteria(
+        "{log_file}",
+        completed=r"^\s*Total Computation Time",
+        # Nektar++ reports errors as "Fatal : Level 0 assertion violation" (and NaN checks as errors).
+        no_errors=absent(rf".*(Level 0 assertion violation|Nektar\+\+ error|NaN found|{RANK_FAILURES})"),
+        finite_values=absent(r"^\s*(Steps:|L 2 error|L inf error|Time-integration).*\b(nan|-nan|inf|NaN)\b"),
+        # An experiment's check (make foms leaves it out for a log from elsewhere): a parallel run
+        # names its process count in the session summary ("Num. Processes: 2"), a serial one none,
+        # so the criterion refuses a count other than the experiment's (a serial log passes any
+        # n_ranks).
+        requested_processes=absent(r"^\s*Num\. Processes:\s*(?!{n_ranks}\s*$)[0-9]+\s*$"),
     )

@@ -1,9 +1,14 @@
+from ramble.app.hpcaas.montecarlo import *
 from ramble.appkit import *
 from ramble.expander import Expander
 
 LOG = Expander.expansion_str("log_file")
 
 KERNELS = ["cg", "ep", "ft", "is", "lu", "mg"]
+
+
+# FT's, MG's and LU's size: a grid, "64x  64x  64".
+GRID = r"^\s*Size\s*=\s*(?P<nx>[0-9]+)\s*x\s*(?P<ny>[0-9]+)\s*x\s*(?P<nz>[0-9]+)\s*$"
 
 
 def result(label, group=r"\S+"):
@@ -29,10 +34,7 @@ class Npb(ExecutableApplication):
     tags("benchmark", "mpi", "cfd", "kernels")
 
     # Class S by default (the catalog's); the studies set npb_class C and build class C.
-    software_spec(
-        "npb", pkg_spec="npb@=3.4 implementation=mpi names=cg,ep,ft,is,lu,mg classes=S", package_manager="spack*"
-    )
-    required_package("npb", package_manager="spack*")
+    spack_package("npb", "npb@=3.4 implementation=mpi names=cg,ep,ft,is,lu,mg classes=S")
 
     # " NAS Parallel Benchmarks 3.4 -- CG Benchmark" (3.3.1: "NAS Parallel Benchmarks 3.3 -- CG Benchmark").
     run_start_regex = r"^\s*NAS Parallel Benchmarks"
@@ -63,21 +65,19 @@ class Npb(ExecutableApplication):
     # class, operation type and version are words or version strings, and the class and the
     # verification are checked by the success criteria instead). Size is one number (CG, EP,
     # IS, LU's nx) or a grid (FT, MG, LU: "64x  64x  64").
-    figure_of_merit("Size", fom_regex=result("Size", r"[0-9]+"), group_name="value", log_file=LOG, units="")
-    for axis, group in (("x", "nx"), ("y", "ny"), ("z", "nz")):
-        figure_of_merit(
-            f"Size {axis}",
-            group_name=group,
-            log_file=LOG,
-            units="",
-            fom_regex=r"^\s*Size\s*=\s*(?P<nx>[0-9]+)\s*x\s*(?P<ny>[0-9]+)\s*x\s*(?P<nz>[0-9]+)\s*$",
-        )
-    figure_of_merit("Iterations", fom_regex=result("Iterations"), group_name="value", log_file=LOG, units="")
-    figure_of_merit("Time", fom_regex=result("Time in seconds"), group_name="value", log_file=LOG, units="s")
-    # MPI builds print processes, OpenMP builds threads (NPB3.x-OMP: "Total threads", "Avail
-    # threads", "Mop/s/thread"); 3.4 adds "Active procs" (later 3.4.x "Active processes="), 3.3.1
-    # printed "Compiled procs".
+    figures_of_merit(
+        ("Size", result("Size", r"[0-9]+"), "value", ""),
+        ("Size x", GRID, "nx", ""),
+        ("Size y", GRID, "ny", ""),
+        ("Size z", GRID, "nz", ""),
+        log_file=LOG,
+    )
     for label, name, units in (
+        (r"Iterations", "Iterations", ""),
+        (r"Time in seconds", "Time", "s"),
+        # MPI builds print processes, OpenMP builds threads (NPB3.x-OMP: "Total threads", "Avail
+        # threads", "Mop/s/thread"); 3.4 adds "Active procs" (later 3.4.x "Active processes="),
+        # 3.3.1 printed "Compiled procs".
         (r"Total processes", "Total processes", ""),
         (r"Active proc(?:s|esses)", "Active processes", ""),
         (r"Compiled procs", "Compiled processes", ""),
@@ -89,29 +89,18 @@ class Npb(ExecutableApplication):
     ):
         figure_of_merit(name, fom_regex=result(label), group_name="value", log_file=LOG, units=units)
 
-    # " CG Benchmark Completed." opens the summary NPB prints when the run finished.
-    success_criteria("completed", mode="string", match=r"^\s*[A-Z]+ Benchmark Completed", file=LOG)
-    # UNSUCCESSFUL and NOT PERFORMED do not match.
-    success_criteria("verified", mode="string", match=r"^\s*Verification\s*=\s*SUCCESSFUL\s*$", file=LOG)
-    # NPB's own errors ("ERROR: Number of processes (3) is not a power of two", 3.3.1's "Error:"
-    # before "num of procs allocated ... is not equal to compiled number of procs"; not the
-    # verification's " Error is 0.52E-13"), MPI aborts, crashes and killed job steps.
-    success_criteria(
-        "no-errors",
-        mode="string",
-        file=LOG,
-        anti_match=r"^(\s*(ERROR|Error):|.*MPI_ABORT|.*BAD TERMINATION|.*exited on signal"
-        r"|.*exited with non-zero status|.*Segmentation fault|srun: error|slurmstepd: error"
-        r"|.*CANCELLED)",
-    )
-    success_criteria(
-        "finite-values",
-        mode="string",
-        file=LOG,
-        anti_match=r"(?i)^\s*(Time in seconds|Mop/s\S*)\s*=\s*(nan|inf|\*+)\s*$",
-    )
-    success_criteria("requested-class", mode="string", match=r"^\s*Class\s*=\s*{npb_class}\s*$", file=LOG)
-    # The run's width: MPI processes (an OpenMP build's log, read as an experiment, its threads).
-    success_criteria(
-        "requested-ranks", mode="string", match=r"^\s*Total (?:processes|threads)\s*=\s*{n_ranks}\s*$", file=LOG
+    log_criteria(
+        LOG,
+        # " CG Benchmark Completed." opens the summary NPB prints when the run finished.
+        completed=r"^\s*[A-Z]+ Benchmark Completed",
+        # UNSUCCESSFUL and NOT PERFORMED do not match.
+        verified=r"^\s*Verification\s*=\s*SUCCESSFUL\s*$",
+        # NPB's own errors ("ERROR: Number of processes (3) is not a power of two", 3.3.1's "Error:"
+        # before "num of procs allocated ... is not equal to compiled number of procs"; not the
+        # verification's " Error is 0.52E-13"), MPI aborts, crashes and killed job steps.
+        no_errors=absent(rf"^(\s*(ERROR|Error):|.*(?:{RANK_FAILURES}|exited with non-zero status)|{SLURM_FAILURES})"),
+        finite_values=absent(r"(?i)^\s*(Time in seconds|Mop/s\S*)\s*=\s*(nan|inf|\*+)\s*$"),
+        requested_class=r"^\s*Class\s*=\s*{npb_class}\s*$",
+        # The run's width: MPI processes (an OpenMP build's log, read as an experiment, its threads).
+        requested_ranks=r"^\s*Total (?:processes|threads)\s*=\s*{n_ranks}\s*$",
     )

@@ -2,6 +2,7 @@ import os
 import re
 
 from ramble.app.builtin.openfoam import Openfoam as BuiltinOpenfoam
+from ramble.app.hpcaas.montecarlo import *
 from ramble.appkit import *
 
 NUM = r"[-+]?[0-9]*\.?[0-9]+(?:[eE][+-]?[0-9]+)?"
@@ -12,13 +13,8 @@ BANNER = r"^Exec\s+:\s+(?:\S*/)?(?P<application>\S+)"
 # Printed after each solver iteration; the last one of a utility is its total.
 TIMES = r"^ExecutionTime\s*=\s*(?P<exec_time>" + NUM + r")\s+s\s+ClockTime\s*=\s*(?P<clock_time>" + NUM + r")\s+s"
 CONTINUITY = (
-    r"^time step continuity errors : sum local = (?P<local>"
-    + NUM
-    + r"), global = (?P<global>"
-    + NUM
-    + r"), cumulative = (?P<cumulative>"
-    + NUM
-    + r")"
+    rf"^time step continuity errors : sum local = (?P<local>{NUM}), global = (?P<global>{NUM}), "
+    rf"cumulative = (?P<cumulative>{NUM})"
 )
 DECOMPOSED_CELLS = (
     r"^Max number of cells = (?P<max>[0-9]+) \((?P<imbalance>" + NUM + r")% above average (?P<avg>" + NUM + r")\)"
@@ -58,27 +54,26 @@ class Openfoam(BuiltinOpenfoam):
     # utility of a workload (motorBike: surfaceFeatureExtract; pitzDaily: blockMesh).
     run_start_regex = r"^Exec\s+:\s+(surfaceFeatureExtract|surfaceFeatures|blockMesh)\b"
 
-    for _workload in ("motorbike", "motorbike_20m", "motorbike_42m"):
-        # Not {n_ranks}: the snappyHexMesh executable sets n_ranks to this variable.
-        workload_variable(
-            "n_ranks_hex",
-            default="{processes_per_node}*{n_nodes}",
-            workload=_workload,
-            description="Ranks for snappyHexMesh, every rank of the allocation by default "
-            "(the builtin's 16 does not fit small systems); decomposePar1 "
-            "splits the background mesh into this many parts",
-        )
-
-        # The builtin's -writePhi makes ESI's potentialFoam write the velocity potential, not the
-        # flux: simpleFoam then interpolates a flux from U that is far from divergence-free (first
-        # continuity error 23582 instead of 0.167 at (10 4 4)); on 2 ranks it stopped on SIGFPE at
-        # iteration 11 (tests/apps/openfoam/logs).
-        workload_variable(
-            "potential_flags",
-            default="-writephi",
-            workload=_workload,
-            description="Flags for potentialFoam (-writephi: write the flux simpleFoam " "starts from)",
-        )
+    _motorbike = ["motorbike", "motorbike_20m", "motorbike_42m"]
+    # Not {n_ranks}: the snappyHexMesh executable sets n_ranks to this variable.
+    workload_variable(
+        "n_ranks_hex",
+        default="{processes_per_node}*{n_nodes}",
+        workloads=_motorbike,
+        description="Ranks for snappyHexMesh, every rank of the allocation by default "
+        "(the builtin's 16 does not fit small systems); decomposePar1 "
+        "splits the background mesh into this many parts",
+    )
+    # The builtin's -writePhi makes ESI's potentialFoam write the velocity potential, not the
+    # flux: simpleFoam then interpolates a flux from U that is far from divergence-free (first
+    # continuity error 23582 instead of 0.167 at (10 4 4)); on 2 ranks it stopped on SIGFPE at
+    # iteration 11 (tests/apps/openfoam/logs).
+    workload_variable(
+        "potential_flags",
+        default="-writephi",
+        workloads=_motorbike,
+        description="Flags for potentialFoam (-writephi: write the flux simpleFoam starts from)",
+    )
 
     # pitzDaily: the tutorial as shipped (its controlDict and fvSolution: SIMPLE until the residuals
     # fall below their controls, 282-285 iterations), decomposed along x when on more than one rank.
@@ -111,141 +106,66 @@ class Openfoam(BuiltinOpenfoam):
         executables=["clean", "pitzdaily_case", "blockMesh", "pitzdaily_decomposition", "pitzdaily_solver"],
         tags=["catalog"],
     )
-    workload_variable(
-        "input_path",
-        default="$FOAM_TUTORIALS/incompressible/simpleFoam/pitzDaily",
+    workload_variables(
+        (
+            "input_path",
+            "$FOAM_TUTORIALS/incompressible/simpleFoam/pitzDaily",
+            "The tutorial case (Debian: openfoam-examples)",
+        ),
+        ("solver", "simpleFoam", "Solver of the case"),
+        (
+            "decomposition_dict",
+            "$FOAM_TUTORIALS/incompressible/simpleFoam/pitzDailyExptInlet/system/decomposeParDict",
+            "A decomposeParDict to start from (its method's coeffs/n is set to (n_ranks 1 1))",
+        ),
+        ("solver_flags", "", "Extra solver options"),
         workload="pitzdaily",
-        description="The tutorial case (Debian: openfoam-examples)",
     )
-    workload_variable("solver", default="simpleFoam", workload="pitzdaily", description="Solver of the case")
     workload_variable(
-        "decomposition_dict",
-        default="$FOAM_TUTORIALS/incompressible/simpleFoam/pitzDailyExptInlet/system/decomposeParDict",
-        workload="pitzdaily",
-        description="A decomposeParDict to start from (its method's coeffs/n " "is set to (n_ranks 1 1))",
+        "results_file",
+        default="{experiment_run_dir}/log.openfoam",
+        workloads=_motorbike + ["pitzdaily"],
+        description="Every utility's log, joined in the order the workload ran them",
     )
-    workload_variable("solver_flags", default="", workload="pitzdaily", description="Extra solver options")
-
-    for _workload in ("motorbike", "motorbike_20m", "motorbike_42m", "pitzdaily"):
-        workload_variable(
-            "results_file",
-            default="{experiment_run_dir}/log.openfoam",
-            workload=_workload,
-            description="Every utility's log, joined in the order the workload ran them",
-        )
 
     figure_of_merit_context("application", regex=BANNER, output_format="{application}")
-    figure_of_merit(
-        "Execution time",
+    figures_of_merit(
+        ("Execution time", TIMES, "exec_time", "s"),
+        ("Clock time", TIMES, "clock_time", "s"),
+        # A solver's last pseudo-time is the number of SIMPLE iterations it ran (deltaT 1).
+        ("Last time step", r"^Time = (?P<time>" + NUM + r")\s*$", "time", ""),
+        ("Processes", r"^nProcs\s*:\s*(?P<nprocs>[0-9]+)", "nprocs", ""),
+        ("Converged iterations", r"^(SIMPLE|PIMPLE) solution converged in (?P<n>[0-9]+) iterations", "n", ""),
+        ("Continuity error local", CONTINUITY, "local", ""),
+        ("Continuity error global", CONTINUITY, "global", ""),
+        ("Continuity error cumulative", CONTINUITY, "cumulative", ""),
+        # blockMesh's and checkMesh's mesh sizes.
+        ("Cells", r"^\s+(nCells:|cells:)\s+(?P<n>[0-9]+)\s*$", "n", ""),
+        ("Processor faces", r"^Number of processor faces = (?P<n>[0-9]+)\s*$", "n", ""),
+        ("Max cells per processor", DECOMPOSED_CELLS, "max", ""),
+        ("Cell imbalance", DECOMPOSED_CELLS, "imbalance", "%"),
+        ("Average cells per processor", DECOMPOSED_CELLS, "avg", ""),
+        # forceCoeffs' table after each iteration (motorBike): v1912 "    Cd       : 0.41\t(pressure:
+        # ...", v2312 "    Cd:\t0.41\t<pressure>\t<viscous>\t<internal>"; the total, the last
+        # iteration's.
+        (
+            "Force coefficient {coefficient}",
+            r"^\s+(?P<coefficient>C[dlsm][A-Za-z]*(?:\([fr]\))?)\s*:\s*(?P<total>" + NUM + r")(\s|$)",
+            "total",
+            "",
+        ),
         log_file="{results_file}",
-        fom_regex=TIMES,
-        group_name="exec_time",
-        units="s",
-        contexts=["application"],
-    )
-    figure_of_merit(
-        "Clock time",
-        log_file="{results_file}",
-        fom_regex=TIMES,
-        group_name="clock_time",
-        units="s",
-        contexts=["application"],
-    )
-    # A solver's last pseudo-time is the number of SIMPLE iterations it ran (deltaT 1).
-    figure_of_merit(
-        "Last time step",
-        log_file="{results_file}",
-        fom_regex=r"^Time = (?P<time>" + NUM + r")\s*$",
-        group_name="time",
-        units="",
-        contexts=["application"],
-    )
-    figure_of_merit(
-        "Processes",
-        log_file="{results_file}",
-        fom_regex=r"^nProcs\s*:\s*(?P<nprocs>[0-9]+)",
-        group_name="nprocs",
-        units="",
-        contexts=["application"],
-    )
-    figure_of_merit(
-        "Converged iterations",
-        log_file="{results_file}",
-        fom_regex=r"^(SIMPLE|PIMPLE) solution converged in (?P<n>[0-9]+) iterations",
-        group_name="n",
-        units="",
-        contexts=["application"],
-    )
-    for _name, _group in (
-        ("Continuity error local", "local"),
-        ("Continuity error global", "global"),
-        ("Continuity error cumulative", "cumulative"),
-    ):
-        figure_of_merit(
-            _name,
-            log_file="{results_file}",
-            fom_regex=CONTINUITY,
-            group_name=_group,
-            units="",
-            contexts=["application"],
-        )
-    # blockMesh's and checkMesh's mesh sizes.
-    figure_of_merit(
-        "Cells",
-        log_file="{results_file}",
-        fom_regex=r"^\s+(nCells:|cells:)\s+(?P<n>[0-9]+)\s*$",
-        group_name="n",
-        units="",
-        contexts=["application"],
-    )
-    figure_of_merit(
-        "Processor faces",
-        log_file="{results_file}",
-        fom_regex=r"^Number of processor faces = (?P<n>[0-9]+)\s*$",
-        group_name="n",
-        units="",
-        contexts=["application"],
-    )
-    for _name, _group, _units in (
-        ("Max cells per processor", "max", ""),
-        ("Cell imbalance", "imbalance", "%"),
-        ("Average cells per processor", "avg", ""),
-    ):
-        figure_of_merit(
-            _name,
-            log_file="{results_file}",
-            fom_regex=DECOMPOSED_CELLS,
-            group_name=_group,
-            units=_units,
-            contexts=["application"],
-        )
-
-    # forceCoeffs' table after each iteration (motorBike): v1912 "    Cd       : 0.41\t(pressure: ...",
-    # v2312 "    Cd:\t0.41\t<pressure>\t<viscous>\t<internal>"; the total, the last iteration's.
-    figure_of_merit(
-        "Force coefficient {coefficient}",
-        log_file="{results_file}",
-        fom_regex=r"^\s+(?P<coefficient>C[dlsm][A-Za-z]*(?:\([fr]\))?)\s*:\s*(?P<total>" + NUM + r")(\s|$)",
-        group_name="total",
-        units="",
         contexts=["application"],
     )
 
-    # Named after what they check; the builtin's criteria (per-file "Finalising parallel run") are
-    # removed below. Whether every utility, not only some, reached "End" is evaluate_success's.
-    success_criteria("completed", mode="string", match=r"^End\s*$", file="{results_file}")
-    success_criteria(
-        "no-errors",
-        mode="string",
-        file="{results_file}",
-        anti_match=r".*(FOAM FATAL|FOAM aborting|Process received signal|exited on signal|"
-        r"Segmentation fault|MPI_ABORT|BAD TERMINATION)",
-    )
-    success_criteria(
-        "finite-values",
-        mode="string",
-        file="{results_file}",
-        anti_match=r"^(.*residual|ExecutionTime|time step continuity errors).*=\s*[-+]?(nan|inf)\b",
+    log_criteria(
+        "{results_file}",
+        # Named after what they check; the builtin's criteria (per-file "Finalising parallel run")
+        # are removed below. Whether every utility, not only some, reached "End" is
+        # evaluate_success's.
+        completed=r"^End\s*$",
+        no_errors=absent(rf".*(FOAM FATAL|FOAM aborting|Process received signal|{RANK_FAILURES})"),
+        finite_values=absent(r"^(.*residual|ExecutionTime|time step continuity errors).*=\s*[-+]?(nan|inf)\b"),
     )
 
     def _prepare_analysis(self, workspace, app_inst=None):

@@ -1,6 +1,7 @@
 import os
 import re
 
+from ramble.app.hpcaas.montecarlo import *
 from ramble.appkit import *
 
 # OpenRadioss numbers print as ".2620E+01", "0.45" or "-0.0".
@@ -63,12 +64,12 @@ class Openradioss(ExecutableApplication):
     maintainers("hpcaas-bench")
 
     tags("crash", "explicit", "fem")
-    # The catalog's TRITUBV4 input (OpenRadioss' model downloads) and the build's extlib (Git LFS)
-    # are downloads no mirror here serves: the fast tier leaves it out (make catalog tries it).
+    # The build's extlib (prebuilt hm_reader and h3d libraries) is Git LFS content, which no git
+    # mirror here serves: the fast tier leaves it out (make catalog tries it). The TRITUBV4 decks
+    # are files of the repository at a pinned commit: make mirror serves them.
     tags("needs-internet")
 
-    software_spec("openradioss", pkg_spec="openradioss@20230701 +mpi", package_manager="spack*")
-    required_package("openradioss", package_manager="spack*")
+    spack_package("openradioss", "openradioss@20230701 +mpi")
 
     # The engine listing's first line names the file ("TRITUBV4_0001.out"), restarts _0002 on.
     run_start_regex = r"^ \S+_[0-9]{4}\.out\s*$"
@@ -95,7 +96,7 @@ class Openradioss(ExecutableApplication):
         expand=False,
         sha256="6bd699ea3fdd509eded5f6e68b3d10e1e929629f5dbc6d0aac662d60c27d71c9",
         description="TRITUBV4 starter deck (model: a tube of 3-node shells crashing into a wall). "
-        "Offline: <mirror>/openradioss/tritubv4_starter in a Ramble mirror",
+        "Offline: make mirror puts it into the project's Ramble mirror from OpenRadioss' git",
     )
     input_file(
         "tritubv4_engine",
@@ -168,42 +169,26 @@ class Openradioss(ExecutableApplication):
             workload=_workload,
             description="Final time to simulate (NEON: the study's 80 ms; shorter for a quick run)",
         )
-        workload_variable(
-            "starter_exe",
-            default="starter_linux64_gf",
-            workload=_workload,
-            description="Starter binary (starter_<arch>, e.g. starter_linux64_gf for gfortran)",
-        )
-        workload_variable(
-            "engine_exe",
-            default="engine_linux64_gf_ompi",
-            workload=_workload,
-            description="Engine binary (engine_<arch>[_ompi]; _ompi is the MPI build)",
-        )
-        workload_variable(
-            "engine_flags",
-            default="",
-            workload=_workload,
-            description="Extra engine options (e.g. -norst: no restart files)",
-        )
-        workload_variable(
-            "results_file",
-            default="{experiment_run_dir}/{run_name}_0001.out",
-            workload=_workload,
-            description="The engine listing",
-        )
-        # OpenRadioss' own advice; its threads need a large private stack.
-        environment_variable(
-            "OMP_STACKSIZE",
-            value="400m",
-            workload=_workload,
-            description="OpenMP thread stack size for the starter and engine",
-        )
-        environment_variable(
-            "OMP_NUM_THREADS", value="{n_threads}", workload=_workload, description="OpenMP threads per MPI rank"
-        )
+    _both = ["neon_1m", "tritubv4"]
+    workload_variables(
+        ("starter_exe", "starter_linux64_gf", "Starter binary (starter_<arch>, e.g. starter_linux64_gf for gfortran)"),
+        ("engine_exe", "engine_linux64_gf_ompi", "Engine binary (engine_<arch>[_ompi]; _ompi is the MPI build)"),
+        ("engine_flags", "", "Extra engine options (e.g. -norst: no restart files)"),
+        ("results_file", "{experiment_run_dir}/{run_name}_0001.out", "The engine listing"),
+        workloads=_both,
+    )
+    # OpenRadioss' own advice; its threads need a large private stack.
+    environment_variable(
+        "OMP_STACKSIZE",
+        value="400m",
+        workloads=_both,
+        description="OpenMP thread stack size for the starter and engine",
+    )
+    environment_variable(
+        "OMP_NUM_THREADS", value="{n_threads}", workloads=_both, description="OpenMP threads per MPI rank"
+    )
 
-    for _name, _regex, _units in (
+    figures_of_merit(
         ("Elapsed time", rf"^\s*ELAPSED TIME\s+=\s*(?P<value>{NUM})\s+s\s*$", "s"),
         ("Cycles", r"^\s*TOTAL NUMBER OF CYCLES\s*:\s*(?P<value>[0-9]+)", ""),
         ("SPMD domains", r"^\s*NUMBER OF SPMD DOMAINS\s+(?P<value>[0-9]+)", ""),
@@ -220,17 +205,20 @@ class Openradioss(ExecutableApplication):
         ("Starter runtime", rf"^\s*STARTER RUNTIME\s*=\s*(?P<value>{NUM})s", "s"),
         ("Engine runtime", rf"^\s*#\s*[0-9]+\s+ENGINE RUNTIME\s*=\s*(?P<value>{NUM})s", "s"),
         ("Starter and engine runtime", rf"^\s*STARTER\+ENGINE RUNTIME\s*=\s*(?P<value>{NUM})s", "s"),
-    ):
-        figure_of_merit(_name, log_file="{results_file}", fom_regex=_regex, group_name="value", units=_units)
+        log_file="{results_file}",
+        group_name="value",
+    )
     # CUMULATIVE CPU TIME SUMMARY: "ELEMENT FORCES..............: .2399E+01    21.90 %" (its rows
     # depend on the model: contact, element, kinematic conditions, integration, ...).
     _CUMULATIVE = rf"^\s(?P<part>[A-Z][A-Za-z ()/]*?)\.+:\s*(?P<seconds>{NUM})\s+(?P<share>{NUM}) %\s*$"
-    figure_of_merit(
-        "{part} CPU time", log_file="{results_file}", fom_regex=_CUMULATIVE, group_name="seconds", units="s"
+    figures_of_merit(
+        ("{part} CPU time", "seconds", "s"),
+        ("{part} CPU share", "share", "%"),
+        log_file="{results_file}",
+        fom_regex=_CUMULATIVE,
     )
-    figure_of_merit("{part} CPU share", log_file="{results_file}", fom_regex=_CUMULATIVE, group_name="share", units="%")
     # The cycle table: how far a run got and its last energies (the last row printed).
-    for _name, _group, _units in (
+    figures_of_merit(
         ("Last cycle", "cycle", ""),
         ("Simulated time", "time", "s"),
         ("Time step", "dt", "s"),
@@ -242,52 +230,29 @@ class Openradioss(ExecutableApplication):
         ("Mass error", "mas_err", ""),
         ("Total mass", "mass", ""),
         ("Mass added", "mass_added", ""),
-    ):
-        figure_of_merit(_name, log_file="{results_file}", fom_regex=CYCLE_ROW, group_name=_group, units=_units)
+        log_file="{results_file}",
+        fom_regex=CYCLE_ROW,
+    )
 
     tables_str = os.path.join("{experiment_run_dir}", TABLES)
     figure_of_merit_context("process", regex=r"^process: (?P<process>\S+)$", output_format="process {process}")
     _CELL = r"^(?P<section>[A-Z ]+) / (?P<table>[A-Z. ]+) / (?P<column>[A-Z0-9.]+) = (?P<value>" + NUM + r")$"
-    figure_of_merit(
-        "{section} {table} {column}",
+    figures_of_merit(
+        ("{section} {table} {column}", _CELL, "s"),
+        ("{section} {table} share", r"^(?P<section>[A-Z ]+) / (?P<table>[A-Z. ]+) / % = (?P<value>" + NUM + r")$", "%"),
         log_file=tables_str,
-        fom_regex=_CELL,
         group_name="value",
-        units="s",
-        contexts=["process"],
-    )
-    figure_of_merit(
-        "{section} {table} share",
-        log_file=tables_str,
-        fom_regex=r"^(?P<section>[A-Z ]+) / (?P<table>[A-Z. ]+) / % = (?P<value>" + NUM + r")$",
-        group_name="value",
-        units="%",
         contexts=["process"],
     )
 
-    success_criteria("completed", mode="string", match=r"^\s*NORMAL TERMINATION", file="{results_file}")
-    # Energy or mass error limits stop the engine early ("RUN KILLED: ENERGY ERROR LIMIT REACHED").
-    success_criteria(
-        "no-errors",
-        mode="string",
-        file="{results_file}",
-        anti_match=r".*(ERROR TERMINATION|RUN KILLED|forrtl: severe|Segmentation fault|"
-        r"exited on signal|MPI_ABORT|BAD TERMINATION)",
-    )
-    success_criteria(
-        "finite-values",
-        mode="string",
-        file="{results_file}",
-        anti_match=r"^\s+[0-9]+\s+.*\b(NaN|NAN|nan|Infinity|INF)\b",
-    )
-    success_criteria(
-        "requested-ranks", mode="string", file="{results_file}", match=r"^\s*NUMBER OF SPMD DOMAINS\s+{n_ranks}\s*$"
-    )
-    success_criteria(
-        "requested-threads",
-        mode="string",
-        file="{results_file}",
-        match=r"^\s*NUMBER OF THREADS PER DOMAIN\s+{n_threads}\s*$",
+    log_criteria(
+        "{results_file}",
+        completed=r"^\s*NORMAL TERMINATION",
+        # Energy or mass error limits stop the engine early ("RUN KILLED: ENERGY ERROR LIMIT REACHED").
+        no_errors=absent(rf".*(ERROR TERMINATION|RUN KILLED|forrtl: severe|{RANK_FAILURES})"),
+        finite_values=absent(r"^\s+[0-9]+\s+.*\b(NaN|NAN|nan|Infinity|INF)\b"),
+        requested_ranks=r"^\s*NUMBER OF SPMD DOMAINS\s+{n_ranks}\s*$",
+        requested_threads=r"^\s*NUMBER OF THREADS PER DOMAIN\s+{n_threads}\s*$",
     )
 
     def _prepare_analysis(self, workspace, app_inst=None):

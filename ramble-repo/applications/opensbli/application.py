@@ -1,12 +1,25 @@
 import os
 import re
 
+from ramble.app.hpcaas.montecarlo import *
 from ramble.appkit import *
 from ramble.expander import Expander
 from ramble.keywords import keywords
 
 NUM = r"[-+]?[0-9]*\.?[0-9]+(?:[eE][+-]?[0-9]+)?"
 PER_ITERATION = r"^Time taken for 1 iteration, (?P<seconds>" + NUM + r")"
+# The weak scaling line: its process count and the grid points of each process.
+WEAK = (
+    r"^The simulation is performed is the weak scaling simulation on (?P<p>[0-9]+) number "
+    r"of processes using (?P<n>[0-9]+) grid points per process"
+)
+# OPS' decomposition of the grid over the ranks.
+DECOMPOSITION = (
+    r"^block \"taylor_green_vortex_block\" decomposed on to a processor grid of "
+    r"(?P<x>[0-9]+) x (?P<y>[0-9]+) x (?P<z>[0-9]+)"
+)
+# The validation line ("va"): %g of the simulated time, kinetic energy, enstrophy, mean density.
+VALIDATION = rf"^(?P<time>{NUM}), (?P<ke>{NUM}), (?P<enstrophy>{NUM}), (?P<rho>{NUM})\s*$"
 
 
 class Opensbli(ExecutableApplication):
@@ -31,8 +44,7 @@ class Opensbli(ExecutableApplication):
 
     tags("cfd", "finite-difference", "ops")
 
-    software_spec("opensbli", pkg_spec="opensbli@2023.02.02", package_manager="spack*")
-    required_package("opensbli", package_manager="spack*")
+    spack_package("opensbli", "opensbli@2023.02.02")
 
     # A run's opening line: OPS' decomposition of the block, which rank 0 alone prints, in every
     # format. The 2018 build's introduction and the "va"/"ws" notes come before it but are printed
@@ -105,112 +117,53 @@ class Opensbli(ExecutableApplication):
     log_str = Expander.expansion_str(keywords.log_file)
     rate_str = os.path.join(Expander.expansion_str(keywords.experiment_run_dir), "opensbli_rate.out")
 
-    figure_of_merit(
-        "Wall time",
+    figures_of_merit(
+        (
+            "Wall time",
+            r"^Total Wall time of the time iteration loop for (?P<iterations>[0-9]+) iterations, "
+            r"(?P<seconds>" + NUM + r")",
+            "seconds",
+            "s",
+        ),
+        ("Iterations", r"^performed (?P<iterations>[0-9]+) iterations", "iterations", ""),
+        ("Time per iteration", PER_ITERATION, "seconds", "s"),
         log_file=log_str,
-        fom_regex=r"^Total Wall time of the time iteration loop for (?P<iterations>[0-9]+) iterations, "
-        r"(?P<seconds>" + NUM + r")",
-        group_name="seconds",
-        units="s",
     )
-    figure_of_merit(
-        "Iterations",
-        log_file=log_str,
-        fom_regex=r"^performed (?P<iterations>[0-9]+) iterations",
-        group_name="iterations",
-        units="",
-    )
-    figure_of_merit("Time per iteration", log_file=log_str, fom_regex=PER_ITERATION, group_name="seconds", units="s")
-    figure_of_merit(
-        "Iterations per second",
+    figures_of_merit(
+        ("Iterations per second", r"^Iterations per second: (?P<rate>" + NUM + r")", "rate", "iterations/s"),
         log_file=rate_str,
-        fom_regex=r"^Iterations per second: (?P<rate>" + NUM + r")",
-        group_name="rate",
-        units="iterations/s",
     )
-    figure_of_merit(
-        "HDF5 write time",
+    figures_of_merit(
+        ("HDF5 write time", r"^Time taken for writing HDF5 File is (?P<seconds>" + NUM + r")", "seconds", "s"),
+        ("Grid points per direction", r"^The number of grid points used per direction are (?P<n>[0-9]+)", "n", ""),
+        # "va" and "ws" (and every mode of the 2018 build).
+        ("Total grid points", r"^The total number of grid points are (?P<n>-?[0-9]+)", "n", ""),
+        ("Processes in weak scaling", WEAK, "p", ""),
+        ("Grid points per process", WEAK, "n", ""),
+        *[(f"Processes along {_axis}", DECOMPOSITION, _axis, "") for _axis in ("x", "y", "z")],
         log_file=log_str,
-        fom_regex=r"^Time taken for writing HDF5 File is (?P<seconds>" + NUM + r")",
-        group_name="seconds",
-        units="s",
     )
-    figure_of_merit(
-        "Grid points per direction",
+    figures_of_merit(
+        ("Validation simulated time", "time", ""),
+        ("Validation kinetic energy", "ke", ""),
+        ("Validation enstrophy", "enstrophy", ""),
+        ("Validation mean density", "rho", ""),
         log_file=log_str,
-        fom_regex=r"^The number of grid points used per direction are (?P<n>[0-9]+)",
-        group_name="n",
-        units="",
+        fom_regex=VALIDATION,
     )
-    # "va" and "ws" (and every mode of the 2018 build).
-    figure_of_merit(
-        "Total grid points",
-        log_file=log_str,
-        fom_regex=r"^The total number of grid points are (?P<n>-?[0-9]+)",
-        group_name="n",
-        units="",
-    )
-    figure_of_merit(
-        "Processes in weak scaling",
-        log_file=log_str,
-        fom_regex=r"^The simulation is performed is the weak scaling simulation on (?P<p>[0-9]+) number "
-        r"of processes using (?P<n>[0-9]+) grid points per process",
-        group_name="p",
-        units="",
-    )
-    figure_of_merit(
-        "Grid points per process",
-        log_file=log_str,
-        fom_regex=r"^The simulation is performed is the weak scaling simulation on (?P<p>[0-9]+) number "
-        r"of processes using (?P<n>[0-9]+) grid points per process",
-        group_name="n",
-        units="",
-    )
-    # OPS' decomposition of the grid over the ranks.
-    for _axis in ("x", "y", "z"):
-        figure_of_merit(
-            f"Processes along {_axis}",
-            log_file=log_str,
-            fom_regex=r"^block \"taylor_green_vortex_block\" decomposed on to a processor grid of "
-            r"(?P<x>[0-9]+) x (?P<y>[0-9]+) x (?P<z>[0-9]+)",
-            group_name=_axis,
-            units="",
-        )
-    # The validation line ("va"): %g of the simulated time, kinetic energy, enstrophy, mean density.
-    VALIDATION = (
-        r"^(?P<time>" + NUM + r"), (?P<ke>" + NUM + r"), (?P<enstrophy>" + NUM + r"), (?P<rho>" + NUM + r")\s*$"
-    )
-    for _name, _group in (
-        ("Validation simulated time", "time"),
-        ("Validation kinetic energy", "ke"),
-        ("Validation enstrophy", "enstrophy"),
-        ("Validation mean density", "rho"),
-    ):
-        figure_of_merit(_name, log_file=log_str, fom_regex=VALIDATION, group_name=_group, units="")
 
-    # The last line of a run: whether or not it wrote HDF5.
-    success_criteria(
-        "completed",
-        mode="string",
-        file=log_str,
-        match=r"^(Not performing file I/O as write HDF5 is set to False|Time taken for writing HDF5 File is)",
+    log_criteria(
+        log_str,
+        # The last line of a run: whether or not it wrote HDF5.
+        completed=r"^(Not performing file I/O as write HDF5 is set to False|Time taken for writing HDF5 File is)",
+        no_errors=absent(
+            r".*(MPI_Abort|core dumped|killed by signal|The simulation name is invalid|aborting the simulation"
+            rf"|{RANK_FAILURES})"
+        ),
+        # printf's %lf and %g print nan and inf as words.
+        finite_values=absent(r"^(Total Wall time|Time taken|.*, ).*\b[-+]?(nan|inf)\b"),
+        requested_iterations=r"^performed {iterations} iterations",
     )
-    success_criteria(
-        "no-errors",
-        mode="string",
-        file=log_str,
-        anti_match=r".*(MPI_ABORT|MPI_Abort|Segmentation fault|core dumped|BAD TERMINATION|"
-        r"exited on signal|killed by signal|The simulation name is invalid|"
-        r"aborting the simulation)",
-    )
-    # printf's %lf and %g print nan and inf as words.
-    success_criteria(
-        "finite-values",
-        mode="string",
-        file=log_str,
-        anti_match=r"^(Total Wall time|Time taken|.*, ).*\b[-+]?(nan|inf)\b",
-    )
-    success_criteria("requested-iterations", mode="string", file=log_str, match=r"^performed {iterations} iterations")
 
     def _analyze_experiments(self, workspace, app_inst=None):
         """Iterations per second = 1 / (time per iteration), written to opensbli_rate.out for the

@@ -2,6 +2,7 @@ import os
 import re
 
 from ramble.app.builtin.osu_micro_benchmarks import OsuMicroBenchmarks as BuiltinOsu
+from ramble.app.hpcaas.montecarlo import *
 from ramble.appkit import *
 from ramble.expander import Expander
 
@@ -69,21 +70,20 @@ class OsuMicroBenchmarks(BuiltinOsu):
             "default; set it with -m in additional_args); '[0-9]+' checks nothing",
         )
 
-    # OSU's completion: at least one row of its table (the table's end is requested-max-size).
-    success_criteria("completed", mode="string", match=r"^\s*[0-9]+\s+[0-9]+\.[0-9]+", file=LOG)
-    # Data validation (-c) marks a wrong message "Fail".
-    success_criteria("verified", mode="string", anti_match=r".*\sFail\s*$", file=LOG)
-    # Wrong rank count, bad options, an MPI abort, a crash or a killed job step.
-    success_criteria(
-        "no-errors",
-        mode="string",
-        file=LOG,
-        anti_match=r"(?i)^(This test requires|Invalid |Usage: |.*MPI_ABORT|.*BAD TERMINATION"
-        r"|.*exited on signal|.*exited with non-zero status|.*Segmentation fault"
-        r"|srun: error|slurmstepd: error|.*CANCELLED)",
+    log_criteria(
+        LOG,
+        # OSU's completion: at least one row of its table (the table's end is requested-max-size).
+        completed=r"^\s*[0-9]+\s+[0-9]+\.[0-9]+",
+        # Data validation (-c) marks a wrong message "Fail".
+        verified=absent(r".*\sFail\s*$"),
+        # Wrong rank count, bad options, an MPI abort, a crash or a killed job step.
+        no_errors=absent(
+            rf"(?i)^(This test requires|Invalid |Usage: |.*(?:{RANK_FAILURES}|exited with non-zero status)"
+            rf"|{SLURM_FAILURES})"
+        ),
+        finite_values=absent(r"(?i)^\s*[0-9]+\s+.*\b(nan|inf)\b"),
+        requested_max_size=r"^\s*{max_msg_size}\s+[0-9]+\.[0-9]+",
     )
-    success_criteria("finite-values", mode="string", anti_match=r"(?i)^\s*[0-9]+\s+.*\b(nan|inf)\b", file=LOG)
-    success_criteria("requested-max-size", mode="string", match=r"^\s*{max_msg_size}\s+[0-9]+\.[0-9]+", file=LOG)
 
     def _prepare_analysis(self, workspace, app_inst=None):
         super()._prepare_analysis(workspace, app_inst)

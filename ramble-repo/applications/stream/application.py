@@ -1,4 +1,5 @@
 from ramble.app.builtin.streamc import Streamc as BuiltinStreamc
+from ramble.app.hpcaas.montecarlo import *
 from ramble.appkit import *
 from ramble.expander import Expander
 
@@ -14,19 +15,8 @@ GPU_TIME = r"[0-9]+\.[0-9]{8}"
 
 
 def kernel_line(op, time):
-    return (
-        r"^\s*"
-        + op
-        + r":\s+(?P<rate>"
-        + NUM
-        + r")\s+(?P<avg>"
-        + time
-        + r")\s+(?P<min>"
-        + time
-        + r")\s+(?P<max>"
-        + time
-        + r")\s*$"
-    )
+    """The table's line of kernel `op`, its times in the `time` format."""
+    return rf"^\s*{op}:\s+(?P<rate>{NUM})\s+(?P<avg>{time})\s+(?P<min>{time})\s+(?P<max>{time})\s*$"
 
 
 class Stream(BuiltinStreamc):
@@ -88,7 +78,7 @@ class Stream(BuiltinStreamc):
                     self.variables[name] = workload.variables[name].default
 
     # The run's shape, as each version prints it (stream.f with a leading space).
-    for fom, regex, units in (
+    figures_of_merit(
         ("Array size", r"^\s*Array size\s*=\s*(?P<v>[0-9]+)", "elements"),
         ("Offset", r"^\s*(?:Array size.*, )?Offset\s*=\s*(?P<v>[0-9]+)", "elements"),
         ("Bytes per element", r"^(?:This system uses|\s*Assuming) (?P<v>[0-9]+) bytes per", "bytes"),
@@ -121,8 +111,9 @@ class Stream(BuiltinStreamc):
         ("GPU array memory", r"^\s*Array size \((?:double|single) precision\)\s*=\s*(?P<v>" + NUM + ") MB", "MB"),
         ("GPU threads per block", r"^\s*using (?P<v>[0-9]+) threads per block", ""),
         ("GPU blocks", r"^\s*using [0-9]+ threads per block, (?P<v>[0-9]+) blocks", ""),
-    ):
-        figure_of_merit(fom, log_file=LOG, fom_regex=regex, group_name="v", units=units)
+        log_file=LOG,
+        group_name="v",
+    )
 
     # cuda-stream prints its rate unit (GB/s with -s, else GiB/s) only in the table's header:
     # the GPU rates carry it as their context.
@@ -145,14 +136,13 @@ class Stream(BuiltinStreamc):
                 contexts=["gpu-rate-unit"] if group == "rate" else [],
             )
 
-    # The completion line of each version: the validation verdict (C, Fortran), the table's
-    # last line (cuda-stream, which does not validate).
-    success_criteria(
-        "completed", mode="string", file=LOG, match=r"^\s*Solution Validates|" + kernel_line("Triad", GPU_TIME)
-    )
-    success_criteria("verified", mode="string", file=LOG, anti_match=r".*Failed Validation")
-    success_criteria(
-        "finite-values", mode="string", file=LOG, anti_match=r"(?i)^\s*(Copy|Scale|Add|Triad):.*\b(nan|inf)\b"
+    log_criteria(
+        LOG,
+        # The completion line of each version: the validation verdict (C, Fortran), the table's
+        # last line (cuda-stream, which does not validate).
+        completed=r"^\s*Solution Validates|" + kernel_line("Triad", GPU_TIME),
+        verified=absent(r".*Failed Validation"),
+        finite_values=absent(r"(?i)^\s*(Copy|Scale|Add|Triad):.*\b(nan|inf)\b"),
     )
 
 
