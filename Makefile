@@ -21,7 +21,7 @@ system: ## (Re)describe this machine as configs/local/ (compilers, MPI externals
 systems: ## Table of every system in configs/: cores/node, target, network, R_peak per node, price per node-hour
 	@.venv/bin/hpcaas systems table
 
-mirror: ## Fill mirror/ with Debian's pristine upstream tarballs of the sources Spack builds
+mirror: ## Fill mirror/: Debian's pristine upstream tarballs of the sources Spack builds, and Ramble inputs from pinned git commits
 	@scripts/mirror.sh
 
 smoke: ## The main job: HPCC built by Spack, {openmpi, mpich} x {1, 2} ranks -> results/smoke/results.csv

@@ -14,6 +14,8 @@ cd "$HPCAAS_ROOT"
 # Every pinned git source must be reachable (upstream, or a mirror mapped with insteadOf)
 # before anything builds: a missing one stops here with its URL and the mapping line.
 hpcaas catalog sources "$system" --tier "$HPCAAS_CATALOG_TIER" || die "the catalog's sources are not all reachable"
+# The inputs the mirror serves from pinned git commits (the fast tier reads none of them).
+[ "$HPCAAS_CATALOG_TIER" = fast ] || HPCAAS_INPUTS_REQUIRED=1 scripts/mirror.sh
 rc=0
 scripts/run-study.sh catalog "$system" || rc=$?
 if [ "$HPCAAS_CATALOG_TIER" = all ]; then

@@ -28,6 +28,42 @@ place() {
     mkdir -p "$(dirname "$digest")" && ln -sfn "../../../$1/$2" "$digest"
 }
 
+# Ramble inputs that are files of a git repository at a commit (scripts/mirror-inputs.py lists
+# them from the applications): the blob, checked against the input's sha256, at the path Ramble
+# looks it up by in the mirror (configure.sh names mirror/ as Ramble's mirror too).
+# The list is made again only when an application changed (a stamp of their files).
+mirror_inputs() {
+    local stamp lines url commit path sha dest tmp missing=""
+    stamp=$(cat "$HPCAAS_ROOT"/ramble-repo/applications/*/application.py | sha256sum | cut -d' ' -f1)
+    [ "$(cat "$mirror/.inputs-stamp" 2>/dev/null)" = "$stamp" ] && return 0
+    [ -x "$TOOLS/ramble/bin/ramble" ] || die "run 'make setup' first (the inputs are listed by Ramble)"
+    lines=$(PATH="$VENV/bin:$PATH" "$TOOLS/ramble/bin/ramble" python "$HPCAAS_ROOT/scripts/mirror-inputs.py") ||
+        die "listing the applications' inputs failed (ramble python scripts/mirror-inputs.py)"
+    while IFS=$'\t' read -r url commit path sha dest; do
+        [ -n "$url" ] || continue
+        [ -f "$mirror/$dest" ] && [ "$(sha256sum "$mirror/$dest" | cut -d' ' -f1)" = "$sha" ] && continue
+        say "mirror: input $dest from $url (commit $commit)"
+        tmp=$(mktemp -d)
+        if ! git clone -q --bare --filter=blob:none "$url" "$tmp/repo.git" 2>/dev/null &&
+            ! git clone -q --bare "$url" "$tmp/repo.git" 2>/dev/null; then
+            rm -rf "$tmp"
+            missing="cannot clone $url for the input $dest: offline? git config --global url.<mirror>.insteadOf $url"
+            # Only the runs that read it need it (make catalog says so; setup goes on).
+            [ -n "${HPCAAS_INPUTS_REQUIRED:-}" ] && die "$missing"
+            say "warning: $missing"
+            continue
+        fi
+        git -C "$tmp/repo.git" show "$commit:$path" > "$tmp/input" ||
+            die "$url has no $path at commit $commit (input $dest)"
+        [ "$(sha256sum "$tmp/input" | cut -d' ' -f1)" = "$sha" ] ||
+            die "$url $commit:$path is not the file of sha256 $sha that the application's input_file names"
+        mkdir -p "$(dirname "$mirror/$dest")" && mv "$tmp/input" "$mirror/$dest"
+        rm -rf "$tmp"
+    done <<< "$lines"
+    [ -n "$missing" ] || { mkdir -p "$mirror" && echo "$stamp" > "$mirror/.inputs-stamp"; }
+}
+mirror_inputs
+
 todo=()
 while IFS=$'\t' read -r pkg version deb file sha; do
     case "$pkg" in ''|'#'*) continue ;; esac

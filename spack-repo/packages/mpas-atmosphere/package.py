@@ -33,11 +33,14 @@ class MpasAtmosphere(MpasModel):
     mpas-model recipe, plus the HPCaaS-Bench T8 axes: compiler (Spack's own %gcc, %intel, %cce)
     x optimisation level (opt=O3 or Ofast), each compiler with the study's flags.
 
-    Not built on the development machine: the builtin's resource MPAS-Data (the WRF physics
-    tables the build checks for, tag v7.0) cannot be checked out there, its snapshot lacking one
-    file (atmosphere/physics_wrf/files/CAM_ABS_DATA.DBL); and ParallelIO 2.6.2 is a GitHub archive
-    (a download). MPAS' own compile is ~15-30 min on 2 cores (both cores: init_atmosphere, then
-    atmosphere, each ~400 Fortran files) when those are at hand.
+    The WRF physics tables (MPAS-Data) are run-time inputs: the build only checks that they are
+    there (physics/checkout_data_files.sh, the Makefile's lookup_tables), compiles none of them
+    and installs none. The builtin fetches MPAS-Data v7.0 as a resource for that check; this
+    recipe drops it and the check (no-lookup-tables.patch), so MPAS builds from its own source
+    alone. A run that needs the tables gets them with its input (NCAR's benchmark tarball holds
+    them); the catalog's idealized case (physics suite none) reads none.
+    MPAS' own compile is ~15-30 min on 2 cores (init_atmosphere, then atmosphere, each ~400
+    Fortran files).
 
     MPAS' Makefile writes its flags into each build target ("FFLAGS_OPT = -O3 ..." inside
     gfortran:, ifort:, ...); the builtin recipe rewrites those lines (patch_makefile), and this
@@ -54,6 +57,8 @@ class MpasAtmosphere(MpasModel):
     git = "https://github.com/MPAS-Dev/MPAS-Model.git"
     version("7.3", commit="09bb84c6b239c112103758bd31b707f0f9e56c0d")
     git_sparse_paths = ("src",)
+
+    patch("no-lookup-tables.patch", when="@7.3")
 
     variant(
         "opt",
@@ -73,6 +78,16 @@ class MpasAtmosphere(MpasModel):
         if self.spec.satisfies("precision=double"):
             flags += PROMOTION_FFLAGS.get(family, [])
         return flags
+
+    def build(self, spec, prefix):
+        # The builtin's build without its first step, the copy of the MPAS-Data resource.
+        make(*self.target("init_atmosphere", "all"), parallel=True)
+        mkdir("bin")
+        for name in ("init_atmosphere_model", "namelist.init_atmosphere", "streams.init_atmosphere"):
+            copy(name, "bin")
+        make(*self.target("init_atmosphere", "clean"))
+        make(*self.target("atmosphere", "all"), parallel=True)
+        copy("atmosphere_model", "bin")
 
     def install(self, spec, prefix):
         """Also the atmosphere core's default namelist and streams (the builtin installs the init
@@ -94,3 +109,7 @@ class MpasAtmosphere(MpasModel):
         # The last element is the Makefile target the builtin chose (gfortran, ifort, ftn, ...).
         self.patch_makefile(targets[-1], flags)
         return targets[:-1] + flags + targets[-1:]
+
+
+# The builtin's MPAS-Data resources (physics tables for the build's check, above): not fetched.
+MpasAtmosphere.resources = {}
