@@ -32,7 +32,7 @@ from pathlib import Path
 
 from analysis import cli, files, published
 from analysis.errors import InputError
-from hpcaas import conclusions, fidelity
+from hpcaas import conclusions, fidelity, substitutes
 from hpcaas.paths import CONFIGS, ROOT, WORKSPACES
 from hpcaas.systems import check_system_dir, ramble_config, read_yaml, value
 
@@ -188,15 +188,19 @@ def _profile_section(df, profiles_csv: Path, out: Path) -> str:
 
 
 def report(study: str, csv: str, outdir: str) -> int:
-    """The study's report, OUTDIR/report.md: each analysis of study.yaml, the published numbers
-    beside ours (ratio per cell) where they compare, and each of the paper's conclusions with
-    whether it holds here. Exit 1 when an analysis fails."""
+    """The study's report, OUTDIR/report.md: which cells ran with a substitute for the paper's
+    software (hpcaas/substitutes.py), each analysis of study.yaml, the published numbers beside
+    ours (ratio per cell) where they compare, and each of the paper's conclusions with whether it
+    holds here. Exit 1 when an analysis fails."""
     doc = load(study)
     out = Path(outdir)
     out.mkdir(parents=True, exist_ok=True)
     df = files.read_results(csv)
     ran_on = ", ".join(sorted(set(df["system"].astype(str)))) if "system" in df else "?"
     sections = [f"# {study}\n\n{doc['question']}\n\nReproduces: {doc['paper']}. Ran on: {ran_on}.\n"]
+    if doc.get("fidelity"):
+        text = substitutes.section(doc, df, lambda t: files.render(t, "markdown"))
+        sections.append(f"## Cells that ran with a substitute\n\n{text}")
     status = 0
     for cmd in [list(c) for c in doc.get("analyses", [])]:
         argv = [cmd[0], csv, *cmd[1:], "--format", "markdown"]

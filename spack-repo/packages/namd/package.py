@@ -12,14 +12,34 @@ CRAYPE_CPU = {
     "haswell": "haswell",
 }
 
+#: NAMD 3.0's source files with a "#pragma ivdep" line that a build of the targets the studies
+#: use compiles (ComputeNonbondedBase2KNL.h and AVXTiles.C need NAMD_KNL / +avxtiles).
+IVDEP_FILES = [
+    "src/ComputeNonbondedBase2.h",
+    "src/ComputeNonbondedInl.h",
+    "src/ComputePme.C",
+    "src/Patch.C",
+]
+#: A whole "#pragma ivdep" line (any indentation); "#pragma GCC ivdep" and the like are kept.
+#: [ \t], not \s: filter_file matches each line with its newline, which \s would take.
+IVDEP_PRAGMA = r"^([ \t]*)#[ \t]*pragma[ \t]+ivdep[ \t]*$"
+IVDEP_REMOVED = r"\1// #pragma ivdep removed (hpcaas-bench ~ivdep)"
+
 
 class Namd(BuiltinNamd):
     """NAMD, as Spack's builtin recipe, plus the HPCaaS-Bench T4 axis "with / without ivdep".
 
-    NAMD's nonbonded pair loop (src/ComputeNonbondedBase2.h) carries "#pragma ivdep", a
-    spelling that only icc and Cray's classic compilers read; GCC and the Clang family (aocc,
-    icpx, Cray CCE) ignore it. +ivdep makes the same no-dependence assertion in their own
-    spelling, so "with" and "without" differ for every compiler the studies use.
+    NAMD 3.0's own source asserts "#pragma ivdep" on a few loops (IVDEP_FILES: the nonbonded
+    pair loop of src/ComputeNonbondedBase2.h, the pairlist loop of ComputeNonbondedInl.h, one
+    loop each in ComputePme.C and Patch.C; the KNL and AVX-tiles copies are not built here),
+    guarded only against PowerPC and icx (__INTEL_LLVM_COMPILER). Which compilers read that
+    spelling: icc does; GCC documents only "#pragma GCC ivdep" and Clang only "#pragma clang
+    loop"; Cray documents "#pragma [_CRI] ivdep" for its C/C++ (CPE man page ivdep(7)), and
+    whether the Clang-based CCE 15 still honours it is not verified here. So the two builds
+    are made to differ whatever the compiler reads:
+    - +ivdep keeps NAMD's pragmas and adds the same assertion on the pair loop in the GCC
+      and Clang spellings (ivdep-3.0.patch), which every compiler the studies use reads;
+    - ~ivdep removes NAMD's own "#pragma ivdep" lines (patch()), so no loop asserts it.
 
     NAMD is licensed: Spack cannot download it. See download_instr for the file to provide.
     """
@@ -30,10 +50,16 @@ class Namd(BuiltinNamd):
         "ivdep",
         default=False,
         when="@3.0",
-        description="Assert no loop-carried dependence in the nonbonded pair loop for GCC/Clang",
+        description="Keep NAMD's #pragma ivdep and assert it on the pair loop for GCC/Clang too "
+        "(~ivdep: remove NAMD's #pragma ivdep lines)",
     )
     # Written against NAMD_3.0_Source.tar.gz; other versions differ around that loop.
     patch("ivdep-3.0.patch", when="@3.0 +ivdep")
+
+    @when("@3.0 ~ivdep")
+    def patch(self):
+        """Without ivdep: no loop keeps NAMD's own "#pragma ivdep" (see the class docstring)."""
+        filter_file(IVDEP_PRAGMA, IVDEP_REMOVED, *IVDEP_FILES)
 
     def _edit_arch_generic(self, spec, prefix):
         """The builtin writes no optimisation flags for cce (its table has no cce entry), and cce

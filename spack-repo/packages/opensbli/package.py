@@ -99,9 +99,15 @@ class Opensbli(MakefilePackage):
             make("core", "mpi", *variables, parallel=False)
         targets = ["OpenSBLI_mpi"] + (["OpenSBLI_mpi_openmp"] if spec.satisfies("+openmp") else [])
         # The benchmark's gnu section compiles with MPIFLAGS = $(CCFLAGS) but never sets CCFLAGS
-        # (no -O3 at all); UoB-HPC's scripts passed these.
-        if OPS_COMPILER.get(spec.compiler.name, "gnu") == "gnu":
+        # (no -O3 at all); UoB-HPC's scripts passed these. Its Makefile has no clang section at
+        # all (OPS' library has one), so for clang, aocc and arm MPIFLAGS, which OpenSBLI_mpi
+        # compiles with, is empty: give it the same flags (PASC'19 Table 8 lists -O3 for the
+        # Arm compiler; -std=c99 of OPS' C flags is not for this C++ file).
+        flavour = OPS_COMPILER.get(spec.compiler.name, "gnu")
+        if flavour == "gnu":
             variables.append("CCFLAGS=-O3 -fPIC -DUNIX -Wall")
+        elif flavour == "clang":
+            variables.append("MPIFLAGS=-O3 -fPIC -DUNIX -Wall")
         # In the environment, not on the command line: the benchmark's Makefile appends to it
         # (OPS_INSTALL_PATH := $(OPS_INSTALL_PATH)/c), which a command-line value would override.
         ops = join_path(self.stage.source_path, self.source_dir, "OPS", "ops")
