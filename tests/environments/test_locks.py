@@ -3,9 +3,11 @@ today's inputs (a cheap hash comparison: make test), and a solve of its manifest
 lock again (make test-slow: 0.5-3 min a pair)."""
 
 import json
+import re
 import shutil
 
 import pytest
+import yaml
 from testkit import ROOT, run
 
 from hpcaas import environments, spack_inputs
@@ -16,6 +18,25 @@ PAIRS = environments.pairs()
 def test_every_pair_has_a_lock_solved_from_todays_inputs():
     stale = environments.stale()
     assert not stale, "stale Spack locks:\n" + "\n".join(stale)
+
+
+# A package's exact version in a manifest spec (name@1.2.3, ^name@=1.2.3; not a range, not %compiler).
+VERSION = re.compile(r"(?:^|[\s^])([a-z0-9][\w-]*)@=?([\w.-]+)(?=\s|$)")
+
+
+def test_each_version_a_study_names_is_the_version_its_lock_solved():
+    """`npb@3.4` is a range that 3.4.1 satisfies: a lock must hold the version the study names."""
+    wrong = []
+    for study, system in PAIRS:
+        env = environments.folder(study, system)
+        solved = {}
+        for spec in json.loads((env / "spack.lock").read_text())["concrete_specs"].values():
+            solved.setdefault(spec["name"], set()).add(spec["version"])
+        for spec in yaml.safe_load((env / "spack.yaml").read_text())["spack"]["specs"]:
+            for name, version in VERSION.findall(spec):
+                if name in solved and version not in solved[name]:
+                    wrong.append(f"{study} on {system}: {name}@{version} asked, {sorted(solved[name])} solved")
+    assert not wrong, "\n".join(wrong)
 
 
 def test_the_pairs_are_the_studies_paper_systems():

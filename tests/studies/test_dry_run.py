@@ -19,7 +19,7 @@ import pytest
 import yaml
 from testkit import ROOT, run
 
-from hpcaas import dryrun, fidelity, studies
+from hpcaas import dryrun, environments, fidelity, studies
 
 EXPECTED = {p.stem: yaml.safe_load(p.read_text()) for p in sorted((ROOT / "tests/studies").glob("*.yaml"))}
 CASES = [(study, system) for study, systems in EXPECTED.items() for system in systems]
@@ -55,7 +55,8 @@ def test_each_paper_study_names_its_paper_systems():
 
 @pytest.mark.parametrize("study,system", CASES, ids=[f"{s}@{y}" for s, y in CASES])
 def test_dry_run_gives_the_papers_matrix(project, study, system):
-    """The matrix of tests/studies/<study>.yaml, and every row of the study's fidelity table."""
+    """The matrix of tests/studies/<study>.yaml, every row of the study's fidelity table, and the
+    committed environment of the pair (the specs its lock was solved from)."""
     want = EXPECTED[study][system]
     ws = dry_run(study, system)
     experiments = dryrun.read(ws)
@@ -73,6 +74,11 @@ def test_dry_run_gives_the_papers_matrix(project, study, system):
             assert exp.env.get(var) == str(value), f"{name}: {var}={value} not set in\n{exp.script}"
         if "spec" in checks:
             assert checks["spec"] in exp.specs, f"{name}: {checks['spec']!r} not in {exp.specs}"
+    # The committed environment (and so its lock) is the one this study renders here.
+    manifest = environments.folder(study, system) / "spack.yaml"
+    committed = yaml.safe_load(manifest.read_text())["spack"]["specs"]
+    rendered = [environments.with_site_os(system, s) for s in environments.specs_of(ws)]
+    assert sorted(committed) == sorted(rendered), f"{manifest}: run make concretize SYSTEM={system} ENV={study}"
     doc = studies.load(study)
     if "fidelity" in doc:
         failures = fidelity.check(doc["fidelity"], system, experiments)
