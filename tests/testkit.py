@@ -30,6 +30,15 @@ def run(cmd, check=True, env=None, timeout=1800, cwd=ROOT):
     return proc
 
 
+def staged_source(spec, stage, timeout=900) -> Path:
+    """`spack patch SPEC` into the private build stage `stage` (a tmp folder): the package's
+    fetched and patched source tree, spack-src."""
+    run(f"spack -c 'config:build_stage:[{stage}]' patch '{spec}'", timeout=timeout)
+    name = spec.split("@")[0].split()[0]
+    (src,) = Path(stage).glob(f"**/spack-stage-{name}-*/spack-src")
+    return src
+
+
 def local_facts():
     """What `make system` found on this machine (configs/local): target, OS and default
     compiler spec, so that no test names the development machine's."""

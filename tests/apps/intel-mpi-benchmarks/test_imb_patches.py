@@ -2,15 +2,12 @@
 applied to the upstream tag's tree as our recipe pins it (by commit), read back from the stage."""
 
 import pytest
-from testkit import run
+from testkit import staged_source
 
 
 @pytest.fixture(scope="module")
 def src(project, tmp_path_factory):
-    tmp = tmp_path_factory.mktemp("stage")
-    run(f"spack -c 'config:build_stage:[{tmp}]' patch 'intel-mpi-benchmarks@2019.1 ^openmpi'", timeout=900)
-    (root,) = tmp.glob("**/spack-stage-intel-mpi-benchmarks-2019.1-*/spack-src")
-    return root
+    return staged_source("intel-mpi-benchmarks@2019.1 ^openmpi", tmp_path_factory.mktemp("stage"))
 
 
 def test_add_const_patch_applied(src):

@@ -2,13 +2,12 @@
 commit, fetched as Spack fetches it), read back from the staged and patched source."""
 
 import pytest
-from testkit import run
+from testkit import staged_source
 
 
 def patched_source(spec, tmp_path):
-    """`spack patch SPEC` into a private build stage; the patched Monte-Carlo/OpenMP directory."""
-    run(f"spack -c 'config:build_stage:[{tmp_path}]' patch '{spec}'", timeout=900)
-    (src,) = tmp_path.glob("**/spack-stage-montecarlo-*/spack-src/Monte-Carlo/OpenMP")
+    """The patched Monte-Carlo/OpenMP sources of SPEC, by file name."""
+    src = staged_source(spec, tmp_path) / "Monte-Carlo/OpenMP"
     return {p.name: p.read_text() for p in src.iterdir() if p.suffix in (".c", ".h")}
 
 

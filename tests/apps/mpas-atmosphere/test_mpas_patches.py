@@ -3,15 +3,12 @@ only), read back from the stage: the physics build no longer runs the lookup-tab
 the stage holds no MPAS-Data resource (the builtin's, which the recipe drops)."""
 
 import pytest
-from testkit import run
+from testkit import staged_source
 
 
 @pytest.fixture(scope="module")
 def stage(project, tmp_path_factory):
-    tmp = tmp_path_factory.mktemp("stage")
-    run(f"spack -c 'config:build_stage:[{tmp}]' patch 'mpas-atmosphere@7.3 ^openmpi'", timeout=900)
-    (root,) = tmp.glob("**/spack-stage-mpas-atmosphere-7.3-*/spack-src")
-    return root
+    return staged_source("mpas-atmosphere@7.3 ^openmpi", tmp_path_factory.mktemp("stage"))
 
 
 def test_no_lookup_tables_patch_applied(stage):
