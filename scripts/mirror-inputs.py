@@ -6,7 +6,7 @@ An input whose URL is a file of a GitHub repository at a full commit
 (https://raw.githubusercontent.com/<owner>/<repo>/<commit>/<path>) and that has a sha256 is the
 blob <commit>:<path> of https://github.com/<owner>/<repo>.git, which git reaches through the
 same url.<snapshot>.insteadOf mapping as the pinned sources. The mirror path is the one Ramble
-looks the input up by (ramble.mirror.mirror_archive_paths, the cosmetic <application>/<input>)."""
+looks the input up by (ramble.mirror.mirror_archive_paths, the cosmetic <application>/<file>)."""
 
 import os
 import re
@@ -26,10 +26,13 @@ for name in sorted(repo.all_object_names()):
         if not match or not conf.get("sha256"):
             continue
         owner, project, commit, path = match.groups()
-        # As Ramble builds the input's fetcher (Application._inputs_and_fetchers).
+        # As Ramble builds the input's fetcher and names it (Application._inputs_and_fetchers):
+        # by the URL's file name less its archive extension, not by the input's name.
         fetcher = ramble.fetch_strategy.URLFetchStrategy(**conf)
+        file_name = os.path.basename(conf["url"])
         if not fetcher.extension:
-            fetcher.extension = spack.util.compression.extension(os.path.basename(conf["url"]))
-        ref = ramble.mirror.mirror_archive_paths(fetcher, os.path.join(name, input_name))
+            fetcher.extension = spack.util.compression.extension(file_name)
+        file_name = file_name.replace(f".{fetcher.extension}", "")
+        ref = ramble.mirror.mirror_archive_paths(fetcher, os.path.join(name, file_name))
         url = f"https://github.com/{owner}/{project}.git"
         print("\t".join([url, commit, path, conf["sha256"], ref.cosmetic_path]))
