@@ -127,6 +127,11 @@ class MpasAtmosphere(ExecutableApplication):
                 "sed -i 's/x1\\.40962/x1.162/g' namelist.init_atmosphere streams.init_atmosphere namelist.atmosphere "
                 "streams.atmosphere"
             ),
+            # Streams default to PnetCDF, which ParallelIO is built without here (~pnetcdf): netCDF.
+            (
+                "sed -i -e 's/<immutable_stream /&io_type=\"netcdf\" /' -e 's/<stream /&io_type=\"netcdf\" /' "
+                "streams.init_atmosphere streams.atmosphere"
+            ),
             (
                 'sed -i "s/config_init_case *=.*/config_init_case = 2/; s/config_nvertlevels *=.*/config_nvertlevels = '
                 '{vertical_levels}/" namelist.init_atmosphere'
