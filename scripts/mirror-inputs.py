@@ -21,7 +21,7 @@ RAW = re.compile(r"https://raw\.githubusercontent\.com/([^/]+)/([^/]+)/([0-9a-f]
 repo = next(x for x in r.paths[r.ObjectTypes.applications].repos if x.namespace == "hpcaas")
 for name in sorted(repo.all_object_names()):
     cls = repo.get_obj_class(name)
-    for input_name, conf in sorted(cls.inputs.items()):
+    for _input_name, conf in sorted(cls.inputs.items()):
         match = RAW.fullmatch(conf.get("url") or "")
         if not match or not conf.get("sha256"):
             continue
