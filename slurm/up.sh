@@ -108,6 +108,7 @@ awk -v state="$state" -v user="$user" -v host="$host" -v port="$ctld_port" -v no
     /^@NODES@$/ { printf "%s", nodes; next }
     { gsub(/@STATE@/, state); gsub(/@USER@/, user); gsub(/@HOST@/, host); gsub(/@CTLD_PORT@/, port); print }
 ' "$here/slurm.conf.in" >"$state/slurm.conf"
+cp "$here/mpi.conf" "$state/mpi.conf"
 
 cat >"$state/env.sh" <<EOF
 # Source this to use the cluster in $state (made by slurm/up.sh).

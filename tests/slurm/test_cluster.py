@@ -30,6 +30,8 @@ def test_nodes_idle_on_private_ports_and_paths(slurm_cluster: Cluster):
     assert config["MpiDefault"] == "none"
     assert "batch_sched_delay=0" in config["SchedulerParameters"]
     assert config["JobCompType"] == "jobcomp/filetxt"
+    # slurm/mpi.conf: PMIx fences over Slurm's RPC (direct connections crashed Open MPI's init).
+    assert config["PMIxDirectConn"] == "no"
     for key in (
         "StateSaveLocation",
         "SlurmdSpoolDir",
