@@ -19,7 +19,7 @@ from pathlib import Path
 
 import yaml
 
-from hpcaas import dryrun, spack_inputs, studies
+from hpcaas import dryrun, fidelity, spack_inputs, studies
 from hpcaas.paths import CONFIGS, ROOT, WORKSPACES
 
 ENVIRONMENTS = ROOT / "environments"
@@ -35,8 +35,7 @@ def pairs() -> list:
     """(study, system) for every study and each of its paper systems."""
     out = []
     for file in sorted(WORKSPACES.glob("*/study.yaml")):
-        systems = yaml.safe_load(file.read_text()).get("paper_system") or []
-        for system in systems if isinstance(systems, list) else [systems]:
+        for system in fidelity.paper_systems(yaml.safe_load(file.read_text())):
             out.append((file.parent.name, system))
     return out
 

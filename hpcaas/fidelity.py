@@ -69,13 +69,25 @@ def validate(rows, file) -> list:
     return rows
 
 
-def _covered(row, system, experiments):
-    if row.get("system") not in (None, system):
-        return None
-    pattern = re.compile(row.get("experiment", ""))
-    return [
-        e for e in experiments.values() if row.get("application") in (None, e.application) and pattern.search(e.key)
-    ]
+def paper_systems(doc: dict) -> list:
+    """The systems a study's fidelity table describes: its paper system(s)."""
+    systems = doc.get("paper_system") or []
+    return list(systems) if isinstance(systems, list) else [systems]
+
+
+def on(row: dict, system: str) -> bool:
+    """Whether the row holds on `system` (a row without `system:` holds on every paper system)."""
+    return row.get("system") in (None, system)
+
+
+def holds(row: dict, system: str, application: str, name: str) -> bool:
+    """Whether the row describes experiment `name` (Ramble's experiment name, without the
+    application and workload) of `application` on `system`."""
+    return (
+        on(row, system)
+        and row.get("application") in (None, application)
+        and re.search(row.get("experiment", ""), name) is not None
+    )
 
 
 def check(rows, system, experiments) -> list:
@@ -83,9 +95,9 @@ def check(rows, system, experiments) -> list:
     one line per failed row."""
     failures = []
     for i, row in enumerate(rows):
-        covered = _covered(row, system, experiments)
-        if covered is None:
+        if not on(row, system):
             continue
+        covered = [e for e in experiments.values() if holds(row, system, e.application, e.name)]
         label = f"fidelity.{i} ({row['parameter']} = {row['value']})"
         renders = row["renders"]
         if "experiments" in renders and len(covered) != renders["experiments"]:

@@ -7,16 +7,11 @@ holds on every one of them unless it names a `system:`; `application:` and `expe
 it to some experiments, as in the dry-run check. On a system that is not a paper system of the
 study, the table and its substitutes do not apply: the report says so."""
 
-import re
-
 import pandas as pd
 
+from hpcaas.fidelity import holds, on, paper_systems
+
 COLUMNS = ["system", "parameter", "application", "value", "substitute", "cells", "experiments"]
-
-
-def paper_systems(doc: dict) -> list:
-    systems = doc.get("paper_system") or []
-    return list(systems) if isinstance(systems, list) else [systems]
 
 
 def rows(doc: dict, systems) -> list:
@@ -28,19 +23,18 @@ def rows(doc: dict, systems) -> list:
         for system in systems
         if system in papers
         for row in doc.get("fidelity") or []
-        if row.get("substitute") and row.get("system") in (None, system)
+        if row.get("substitute") and on(row, system)
     ]
 
 
 def cells(row: dict, system: str, df: pd.DataFrame) -> list:
     """The experiments of the results (one name each) that the row covers on `system`."""
-    if "experiment" not in df:
+    if not {"experiment", "system", "application"} <= set(df):
         return []
-    mine = df[df["system"].astype(str) == system] if "system" in df else df
-    if row.get("application") and "application" in mine:
-        mine = mine[mine["application"].astype(str) == row["application"]]
-    pattern = re.compile(row.get("experiment", ""))
-    return sorted({e for e in mine["experiment"].astype(str) if pattern.search(e)})
+    mine = df[df["system"].astype(str) == system]
+    # Results name an experiment <application>.<workload>.<name>; the row's regex reads <name>.
+    pairs = set(zip(mine["application"].astype(str), mine["experiment"].astype(str)))
+    return sorted(e for app, e in pairs if holds(row, system, app, e.split(".", 2)[-1]))
 
 
 def table(doc: dict, df: pd.DataFrame) -> pd.DataFrame:

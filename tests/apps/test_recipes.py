@@ -33,7 +33,7 @@ SPECS = [
     ("hpcg ^openmpi", "hpcg@", ""),
     ("hpl ^openmpi", "hpl@", ""),
     ("gromacs@2022.5 ^openmpi", "gromacs@2022.5", ""),  # built from source (the catalog's slow tier)
-    ("lammps", "lammps@20220106", ""),  # built from source (the catalog's slow tier)
+    ("lammps@20220106", "lammps@20220106", ""),  # built from source (the catalog's slow tier)
     ("cp2k", "cp2k@2023.1", ""),  # Debian's
     ("opensbli ^openmpi", "opensbli@2023.02.02", ""),
     ("nektar ^openmpi", "nektar@", "+ins_solver"),
