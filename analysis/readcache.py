@@ -1,5 +1,5 @@
 """The typed frame of a large results CSV, kept after its first read so the next command on the
-same file skips the parse (1,000,000 rows: 1.3 s to parse, 0.2 s to load here).
+same file skips the parse (1,000,000 rows: 0.8 s to parse, 0.15 s to load here).
 
 An entry belongs to one version of one file: its key is the file's path, size, inode, mtime and
 ctime (ctime changes with every write and cannot be set back, so a rewritten file misses), and
@@ -21,7 +21,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-FORMAT = 1
+FORMAT = 2
 MIN_BYTES = 16 * 2**20
 KEEP = 4
 
@@ -57,12 +57,13 @@ def load(path: Path):
         if st.st_uid != os.getuid() or st.st_mode & (stat.S_IWGRP | stat.S_IWOTH):
             return None
         with open(entry, "rb") as f:
-            df, experiments, position = pickle.load(f)
-        if experiments is not None:
-            names = np.array(experiments.decode().split("\0"), dtype=object)
-            if len(names) != len(df):
+            columns, index = pickle.load(f)
+        for name, column in columns.items():
+            if isinstance(column, bytes):  # the NUL-joined names (store)
+                columns[name] = np.array(column.decode().split("\0"), dtype=object)
+            if len(columns[name]) != len(index):
                 return None
-            df.insert(position, "experiment", names)
+        df = pd.DataFrame(columns, index=index, copy=False)
         os.utime(entry)  # recently used: kept longer
         return df
     except Exception:  # a damaged or foreign entry is a miss
@@ -75,20 +76,22 @@ def store(path: Path, df: pd.DataFrame):
     entry = _entry(path)
     if entry is None:
         return
-    rest, experiments, position = df, None, None
-    if "experiment" in df.columns and df["experiment"].dtype == object:
-        names = df["experiment"].tolist()
-        if all(type(n) is str for n in names):
-            text = "\0".join(names)
-            if text.count("\0") == len(names) - 1:  # no NUL inside a name
-                experiments, position = text.encode(), df.columns.get_loc("experiment")
-                rest = df.drop(columns="experiment")
+    # The columns, not the frame: pickling a frame copies its blocks, and the columns are
+    # what the next read joins again without a copy.
+    columns = {name: df[name].array for name in df.columns}
+    if "experiment" in columns and df["experiment"].dtype == object:
+        try:
+            text = "\0".join(df["experiment"].to_numpy())
+        except TypeError:  # a name that is not text: kept as objects
+            text = None
+        if text is not None and text.count("\0") == len(df) - 1:  # no NUL inside a name
+            columns["experiment"] = text.encode()
     try:
         entry.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
         fd, tmp = tempfile.mkstemp(dir=entry.parent, suffix=".tmp")
         try:
             with os.fdopen(fd, "wb") as f:
-                pickle.dump((rest, experiments, position), f, protocol=5)
+                pickle.dump((columns, df.index), f, protocol=5)
             os.replace(tmp, entry)
         finally:
             Path(tmp).unlink(missing_ok=True)
