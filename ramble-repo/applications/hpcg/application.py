@@ -259,6 +259,7 @@ class Hpcg(BuiltinHpcg):
         tests_passed=absent(r"^[^=]*::Result\s*=\s*FAILED"),
         finite_values=absent(r"(?i)^([^=]*=\s*[-+]?(nan|inf)\s*$|(SpMV|SymGS|total|final)\s*=\s*[-+]?(nan|inf))"),
     )
+    no_crashes()
 
     def _prepare_analysis(self, workspace, app_inst=None):
         """HPCG 3.0's YAML result is read in 3.1's form; the file as written is kept beside it (.yaml)."""

@@ -141,6 +141,7 @@ class Hpl(BuiltinHpl):
         no_errors=absent(r"^HPL ERROR"),
         finite_values=absent(r"(?i)^W[RC]\S+\s+.*\b(nan|inf)\b|^\|\|Ax-b\|\|.*=\s*[-+]?(nan|inf)\b"),
     )
+    no_crashes()
 
 
 # The builtin's spec pins gcc 9.3.0 and Intel MPI 2018: the study or the catalog renders the

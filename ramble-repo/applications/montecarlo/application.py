@@ -9,25 +9,37 @@ from ramble.appkit import *
 # replaces with the builtin repository alone; an application's module imports wherever Ramble
 # knows the application. This application is the one that imports nothing else.
 __all__ = [
-    "OPEN_MPI_FAILURES",
-    "RANK_FAILURES",
-    "SLURM_FAILURES",
+    "CRASHES",
     "absent",
     "figures_of_merit",
     "log_criteria",
+    "no_crashes",
     "printf_command",
     "spack_package",
     "workload_variables",
 ]
 
-# How a rank or a job step dies, for no-errors regexes (alternatives, each found anywhere in a line
-# unless said): Open MPI's abort and crash reports ("MPI_ABORT was invoked on rank 0", "mpirun
-# noticed that process rank 1 ... exited on signal 11 (Segmentation fault)");
-OPEN_MPI_FAILURES = r"MPI_ABORT was invoked|Segmentation fault|mpirun noticed that process rank"
-# any rank's abort (Open MPI's MPI_ABORT, MPICH's BAD TERMINATION), kill or crash;
-RANK_FAILURES = r"MPI_ABORT|BAD TERMINATION|exited on signal|Segmentation fault"
-# Slurm's errors and a cancelled job step, at the start of a line.
-SLURM_FAILURES = r"srun: error|slurmstepd: error|.*CANCELLED"
+# How a rank or a job step dies, whichever MPI and launcher ran it (alternatives, each found
+# anywhere in a line): Open MPI ("MPI_ABORT was invoked on rank 0", "mpirun noticed that process
+# rank 1 ... exited on signal 11 (Segmentation fault)", "... exited with non-zero status"), MPICH,
+# Intel MPI and Cray MPICH ("application called MPI_Abort(...)", "BAD TERMINATION OF ONE OF YOUR
+# APPLICATION PROCESSES"), Slurm ("srun: error: n1: task 0: Killed", "slurmstepd: error: *** STEP
+# 12.0 ON n1 CANCELLED AT ..."), a crash's own report (gfortran's "Program received signal
+# SIGSEGV: Segmentation fault", a core dump).
+CRASHES = "|".join(
+    [
+        "MPI_ABORT was invoked",
+        "application called MPI_Abort",
+        "BAD TERMINATION",
+        "mpirun noticed that process rank",
+        "exited on signal",
+        "exited with non-zero status",
+        "Segmentation fault",
+        "core dumped",
+        "srun: error",
+        "slurmstepd: error",
+    ]
+)
 
 
 class absent(str):
@@ -41,6 +53,14 @@ def log_criteria(file, **criteria):
     for name, regex in criteria.items():
         kind = "anti_match" if isinstance(regex, absent) else "match"
         success_criteria(name.replace("_", "-"), mode="string", file=file, **{kind: str(regex)})
+
+
+def no_crashes():
+    """The criterion every application declares, `no-crashes`: no line of the experiment's
+    own output ({log_file}: its stdout and stderr, where MPI launchers and Slurm report) says a
+    rank or a job step died (CRASHES), whatever the application's own files say. The
+    application's `no-errors` names only its own error lines."""
+    log_criteria("{log_file}", no_crashes=absent(f".*(?:{CRASHES})"))
 
 
 def figures_of_merit(*foms, **shared):
@@ -138,9 +158,10 @@ class Montecarlo(ExecutableApplication):
         "{log_file}",
         # The speedup line is the program's last: both runs finished.
         completed=r"^Speedup Using OpenMP:",
-        no_errors=absent(rf"(?i)^(.*Segmentation fault|.*Killed|.*core dumped|.*Aborted|.*bad_alloc|{SLURM_FAILURES})"),
+        no_errors=absent(r"(?i)^.*(?:Killed|Aborted|bad_alloc)"),
         finite_values=absent(r"(?i)^(Processing time|Average Price|Speedup).*:\s+-?(nan|inf)"),
         # A run of fewer samples or other threads than asked is not the experiment's.
         requested_samples=r"^Number of Samples: {n_samples}\s*$",
         requested_threads=r"^Number of OpenMP threads: {n_threads}\s*$",
     )
+    no_crashes()

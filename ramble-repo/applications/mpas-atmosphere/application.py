@@ -274,3 +274,4 @@ class MpasAtmosphere(ExecutableApplication):
         finite_values=absent(r"^\s*(global min, max|Timing for integration step).*\b(NaN|nan|Infinity|inf)\b"),
         requested_tasks=r"^Beginning MPAS-atmosphere Output Log File for task\s+0\s+of\s+{n_ranks}\s*$",
     )
+    no_crashes()

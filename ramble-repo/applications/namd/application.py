@@ -94,12 +94,11 @@ class Namd(BuiltinNamd):
         # NAMD prints "End of program" (the builtin's criterion) after a FATAL ERROR too; a
         # completed run ends with its WallClock line.
         completed=r".*WallClock:\s+[0-9.]+\s+CPUTime:",
-        no_errors=absent(
-            r".*(?:FATAL ERROR|Charm\+\+ fatal error|Called CmiAbort|MPI_ABORT was invoked|Segmentation fault)"
-        ),
+        no_errors=absent(r".*(?:FATAL ERROR|Charm\+\+ fatal error|Called CmiAbort)"),
         # Energies NAMD could not compute ("nan" in an ENERGY line) before it gives up on them.
         finite_values=absent(r"(?i)^ENERGY:.*\s[-+]?(?:nan|inf)(?:\s|$)"),
     )
+    no_crashes()
 
     figure_of_merit("Number of CPUs", log_file=log_file_str, fom_regex=BENCHMARK, group_name="cpus", units="")
     # The benchmark lines and the first estimate alike, the rate in either unit NAMD prints.

@@ -164,9 +164,10 @@ class Openfoam(BuiltinOpenfoam):
         # are removed below. Whether every utility, not only some, reached "End" is
         # evaluate_success's.
         completed=r"^End\s*$",
-        no_errors=absent(rf".*(FOAM FATAL|FOAM aborting|Process received signal|{RANK_FAILURES})"),
+        no_errors=absent(r".*(FOAM FATAL|FOAM aborting|Process received signal)"),
         finite_values=absent(r"^(.*residual|ExecutionTime|time step continuity errors).*=\s*[-+]?(nan|inf)\b"),
     )
+    no_crashes()
 
     def _prepare_analysis(self, workspace, app_inst=None):
         """Join the utilities' logs, in the order the workload ran them, into results_file (a

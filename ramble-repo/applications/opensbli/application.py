@@ -156,14 +156,12 @@ class Opensbli(ExecutableApplication):
         log_str,
         # The last line of a run: whether or not it wrote HDF5.
         completed=r"^(Not performing file I/O as write HDF5 is set to False|Time taken for writing HDF5 File is)",
-        no_errors=absent(
-            r".*(MPI_Abort|core dumped|killed by signal|The simulation name is invalid|aborting the simulation"
-            rf"|{RANK_FAILURES})"
-        ),
+        no_errors=absent(r".*(killed by signal|The simulation name is invalid|aborting the simulation)"),
         # printf's %lf and %g print nan and inf as words.
         finite_values=absent(r"^(Total Wall time|Time taken|.*, ).*\b[-+]?(nan|inf)\b"),
         requested_iterations=r"^performed {iterations} iterations",
     )
+    no_crashes()
 
     def _analyze_experiments(self, workspace, app_inst=None):
         """Iterations per second = 1 / (time per iteration), written to opensbli_rate.out for the

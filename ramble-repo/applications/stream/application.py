@@ -144,6 +144,7 @@ class Stream(BuiltinStreamc):
         verified=absent(r".*Failed Validation"),
         finite_values=absent(r"(?i)^\s*(Copy|Scale|Add|Triad):.*\b(nan|inf)\b"),
     )
+    no_crashes()
 
 
 # Replaced by the sized spec above (the builtin's fixes one size in cflags and pins gcc 12).
