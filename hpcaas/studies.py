@@ -11,7 +11,8 @@ study.yaml keys (`question`, `paper` and `ramble` are required):
     paper_system: the configs/ folder of the paper's system (a list when the paper ran it on several)
     published: {reference: reference/<table>.csv, metrics: {<reference metric>: <our FOM>},
             systems: {<reference system label>: <configs/ folder>}, columns: {<reference column>:
-            <ours>}, values: {<column>: {<reference value>: <ours>}}}: the paper's numbers
+            <ours>}, values: {<column>: {<reference value>: <ours>}}}: the paper's numbers (a
+            list of these when the study reproduces several tables)
     conclusions: the paper's conclusions and how to check them (hpcaas/conclusions.py)
     needs: {ranks, nodes, gpus, licensed: [mirror files], variables: [system variables swept]}
     scales: {paper: <preset>, small: <preset>}, a preset being {variables: {...}, systems:
@@ -88,10 +89,19 @@ def load(study: str) -> dict:
         fidelity.validate(doc["fidelity"], file)
     if "conclusions" in doc:
         conclusions.validate(doc["conclusions"], file)
-    reference = (doc.get("published") or {}).get("reference")
-    if "published" in doc and not (reference and (ROOT / reference).is_file()):
-        raise InputError(file, "published.reference", f"an existing file of reference/ (got {reference!r})")
+    for key, pub in _published(doc):
+        reference = pub.get("reference") if isinstance(pub, dict) else None
+        if not (isinstance(reference, str) and (ROOT / reference).is_file()):
+            raise InputError(file, f"{key}.reference", f"an existing file of reference/ (got {reference!r})")
     return doc
+
+
+def _published(doc: dict) -> list:
+    """(key in study.yaml, entry) of each table of the paper's numbers the study compares with."""
+    pub = doc.get("published")
+    if pub is None:
+        return []
+    return [(f"published.{i}", p) for i, p in enumerate(pub)] if isinstance(pub, list) else [("published", pub)]
 
 
 def needs_at(doc: dict, scale: str) -> dict:
@@ -128,10 +138,9 @@ def missing(doc: dict, system: str, scale: str = "paper") -> list:
     return lacks
 
 
-def _published_section(doc: dict, df, csv: str) -> str:
-    """Our numbers beside the paper's, cell by cell, where the cells (system, nodes, ...) match;
-    else why they cannot be compared."""
-    pub = doc["published"]
+def _published_section(pub: dict, df, csv: str) -> str:
+    """Our numbers beside the paper's (one `published` entry), cell by cell, where the cells
+    (system, nodes, ...) match; else why they cannot be compared."""
     reference_file = ROOT / pub["reference"]
     reference = files.read_results(reference_file, value_decimals=True)
     reference = reference.rename(columns=pub.get("columns", {}))
@@ -210,8 +219,8 @@ def report(study: str, csv: str, outdir: str) -> int:
         text = buf.getvalue() if rc == 0 else f"failed (exit {rc}): {err.getvalue().strip()}"
         status = status or rc
         sections.append(f"## hpcaas-analyze {' '.join(cmd)}\n\n{text}")
-    if doc.get("published"):
-        sections.append(f"## The paper's numbers beside ours\n\n{_published_section(doc, df, csv)}")
+    for _, pub in _published(doc):
+        sections.append(f"## The paper's numbers beside ours: {pub['reference']}\n\n{_published_section(pub, df, csv)}")
     profiles = Path(csv).parent / "profiles.csv"
     if profiles.exists():
         sections.append("## Where the time goes (HPCToolkit)\n\n" + _profile_section(df, profiles, out))
