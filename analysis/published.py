@@ -107,7 +107,7 @@ def _notes(both):
         both["unit_m"], both["unit_p"], both["note_m"], both["note_p"], both["value_m"], both["measured"]
     ):
         parts = [x for x in (np_, nm) if isinstance(x, str) and x]
-        if isinstance(um, str) and isinstance(up, str) and um != up:
+        if isinstance(um, str) and isinstance(up, str) and um and up and um != up:  # an empty unit is not converted
             lost = np.isnan(p) and not np.isnan(m)
             parts.append(f"measured in {um}, " + ("which does not convert to " if lost else "converted to ") + up)
         yield "; ".join(parts)

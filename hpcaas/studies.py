@@ -11,8 +11,11 @@ study.yaml keys (`question`, `paper` and `ramble` are required):
     paper_system: the configs/ folder of the paper's system (a list when the paper ran it on several)
     published: {reference: reference/<table>.csv, metrics: {<reference metric>: <our FOM>},
             systems: {<reference system label>: <configs/ folder>}, columns: {<reference column>:
-            <ours>}, values: {<column>: {<reference value>: <ours>}}}: the paper's numbers (a
-            list of these when the study reproduces several tables)
+            <ours>}, values: {<column>: {<reference value>: <ours>}}, from: [<hpcaas-analyze
+            command>], column: <its output column>}: the paper's numbers (a list of these when
+            the study reproduces several tables); with `from`, a derived table of the paper (e.g.
+            performance per dollar) is compared with that analysis of our results, its `column`
+            being the measured value
     conclusions: the paper's conclusions and how to check them (hpcaas/conclusions.py)
     needs: {ranks, nodes, gpus, licensed: [mirror files], variables: [system variables swept]}
     scales: {paper: <preset>, small: <preset>}, a preset being {variables: {...}, systems:
@@ -138,9 +141,39 @@ def missing(doc: dict, system: str, scale: str = "paper") -> list:
     return lacks
 
 
-def _published_section(pub: dict, df, csv: str) -> str:
+def _analysis(cmd: list, csv: str, fmt: str) -> tuple:
+    """hpcaas-analyze CMD (a study's analysis) on CSV, in format FMT: (exit status, output, errors)."""
+    buf, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(buf), contextlib.redirect_stderr(err):
+        rc = cli.main([cmd[0], csv, *cmd[1:], "--format", fmt])
+    return rc, buf.getvalue(), err.getvalue().strip()
+
+
+def _derived(pub: dict, csv: str, out: Path):
+    """The analysis `from` of a published entry on CSV as tidy rows (its `column` the value),
+    kept as OUTDIR/<reference>.measured.csv: (path, None), or (None, why not)."""
+    import pandas as pd
+
+    rc, text, err = _analysis(pub["from"], csv, "csv")
+    if rc != 0:
+        return None, f"hpcaas-analyze {' '.join(pub['from'])} failed (exit {rc}): {err}"
+    table = pd.read_csv(io.StringIO(text), dtype=str, keep_default_na=False)
+    if pub.get("column") not in table:
+        return None, f"published.column: a column of its output ({', '.join(table.columns)}), got {pub.get('column')!r}"
+    table = table.drop(columns=[c for c in ("metric", "value", "unit") if c in table])
+    path = out / f"{Path(pub['reference']).stem}.measured.csv"
+    table.assign(metric=pub["column"], value=table.pop(pub["column"]), unit="").to_csv(path, index=False)
+    return path, None
+
+
+def _published_section(pub: dict, df, csv: str, out: Path) -> str:
     """Our numbers beside the paper's (one `published` entry), cell by cell, where the cells
     (system, nodes, ...) match; else why they cannot be compared."""
+    if "from" in pub:
+        csv, why = _derived(pub, csv, out)
+        if why:
+            return f"Not comparable at this scale: {why}.\n"
+        df = files.read_results(csv)
     reference_file = ROOT / pub["reference"]
     reference = files.read_results(reference_file, value_decimals=True)
     reference = reference.rename(columns=pub.get("columns", {}))
@@ -212,15 +245,14 @@ def report(study: str, csv: str, outdir: str) -> int:
         sections.append(f"## Cells that ran with a substitute\n\n{text}")
     status = 0
     for cmd in [list(c) for c in doc.get("analyses", [])]:
-        argv = [cmd[0], csv, *cmd[1:], "--format", "markdown"]
-        buf, err = io.StringIO(), io.StringIO()
-        with contextlib.redirect_stdout(buf), contextlib.redirect_stderr(err):
-            rc = cli.main(argv)
-        text = buf.getvalue() if rc == 0 else f"failed (exit {rc}): {err.getvalue().strip()}"
+        rc, text, err = _analysis(cmd, csv, "markdown")
+        text = text if rc == 0 else f"failed (exit {rc}): {err}"
         status = status or rc
         sections.append(f"## hpcaas-analyze {' '.join(cmd)}\n\n{text}")
     for _, pub in _published(doc):
-        sections.append(f"## The paper's numbers beside ours: {pub['reference']}\n\n{_published_section(pub, df, csv)}")
+        sections.append(
+            f"## The paper's numbers beside ours: {pub['reference']}\n\n{_published_section(pub, df, csv, out)}"
+        )
     profiles = Path(csv).parent / "profiles.csv"
     if profiles.exists():
         sections.append("## Where the time goes (HPCToolkit)\n\n" + _profile_section(df, profiles, out))

@@ -70,3 +70,53 @@ def test_a_published_entry_without_its_file_is_named_by_its_place(tmp_path, monk
     with pytest.raises(InputError) as err:
         studies.load(STUDY)
     assert f"published.{len(doc['published']) - 1}.reference" in str(err.value)
+
+
+def test_a_derived_table_is_compared_with_the_analysis_that_derives_it(tmp_path):
+    """SC'23 Table 3 (performance per dollar, best = 1) beside `hpcaas-analyze cost` of our
+    times: given the paper's own Table 2 times, the best node scores 1 as printed, and the
+    other the paper's prices' ratio of those times."""
+    doc = studies.load("montecarlo-threads")
+    table2, table3 = (pub for _, pub in studies._published(doc))
+    assert table3["from"][0] == "cost"
+    ref = pd.read_csv(ROOT / table2["reference"])
+    times = ref[ref["metric"] == "execution_time"]
+    names = table2["values"]
+    rows = [
+        dict(
+            experiment=f"montecarlo.qmc.{r.processor}-{r.threads}",
+            system=table2["systems"][r.processor],
+            application=names["application"][r.application],
+            target=names["target"][r.target],
+            compiler=r.compiler,
+            nodes=1,
+            ranks=1,
+            threads=r.threads,
+            metric=table2["metrics"]["execution_time"],
+            value=r.value,
+            unit=r.unit,
+            status="SUCCESS",
+        )
+        for r in times.itertuples()
+    ]
+    pd.DataFrame(rows).to_csv(tmp_path / "results.csv", index=False)
+    studies.report("montecarlo-threads", str(tmp_path / "results.csv"), str(tmp_path))
+    report = (tmp_path / "report.md").read_text()
+    section = report.split(f"beside ours: {table3['reference']}\n")[1].split("\n## ")[0]
+    prices = pd.read_csv(ROOT / table3["from"][table3["from"].index("--prices") + 1]).set_index("system")
+    cells = {}
+    for line in section.splitlines():
+        c = [x.strip() for x in line.strip("|").split("|")]
+        if c[0] in table2["systems"].values():
+            cells[c[0]] = (float(c[5]), float(c[6]))
+    published = ref.assign(system=ref["processor"].map(table2["systems"]))
+    best = {}
+    for system, group in published[published["metric"] == "execution_time"].groupby("system"):
+        fastest = group.assign(ms=group["value"] * group["unit"].map({"s": 1000, "ms": 1})).sort_values("ms").iloc[0]
+        best[system] = fastest["ms"] * prices.loc[system, "price_per_node_hour"]  # cost of a run
+    assert set(cells) == set(best)
+    for system, (measured, _) in cells.items():
+        assert measured == pytest.approx(min(best.values()) / best[system], abs=5e-6)
+    assert sorted(p for _, p in cells.values()) == sorted(
+        pd.read_csv(ROOT / table3["reference"]).query("metric == 'performance_per_dollar'")["value"]
+    )
