@@ -20,6 +20,7 @@ from analysis import (
     files,
     frame,
     gate,
+    normalise,
     plot,
     published,
     repeats,
@@ -109,6 +110,11 @@ def cmd_compare(args):
         ),
         args,
     )
+
+
+def cmd_normalise(args):
+    df = _read(args.csv)
+    _emit(normalise.normalise(df, args.metric, normalise.parse_cell(args.to), args.csv, by=args.by), args)
 
 
 def cmd_best(args):
@@ -296,6 +302,13 @@ def build_parser():
     p.add_argument("--b", required=True, help="value B")
     p.add_argument("--by", nargs="*", help="pair A and B within these columns (default: all others)")
     p.set_defaults(run=cmd_compare)
+
+    p = sub.add_parser("normalise", help="each value over one reference cell's (a paper's 'normalised w.r.t.')")
+    p.add_argument("csv")
+    _common(p)
+    p.add_argument("--to", nargs="+", required=True, metavar="COLUMN=VALUE", help="the reference cell, e.g. ranks=32")
+    p.add_argument("--by", nargs="*", help="a reference per group of these columns (default: all others that vary)")
+    p.set_defaults(run=cmd_normalise)
 
     p = sub.add_parser("best", help="the best configuration per group and its margin")
     p.add_argument("csv")

@@ -24,7 +24,9 @@ study.yaml keys (`question`, `paper` and `ramble` are required):
             mpi: <spec or list>, target: ..., fabric: ..., applications: {<app>: {<role>: ...}}}}}:
             the paper's software; other systems give their own in the same roles
     analyses: hpcaas-analyze commands run on the results CSV, e.g.
-              [table, --metric, MaxPingPongLatency_usec, --rows, mpi]
+              [table, --metric, MaxPingPongLatency_usec, --rows, mpi]; {systems: [<configs/
+              folder>...], run: [...]} for one that needs results of those systems (a figure
+              normalised to one system's cell)
     ramble: the experiment, in Ramble's workspace syntax (applications, matrix, software); the
             system's variables come first (hpcaas/render.py)
 """
@@ -85,9 +87,17 @@ def load(study: str) -> dict:
     for key in ("licensed", "variables"):
         if not isinstance(needs.get(key, []), list):
             raise InputError(file, f"needs.{key}", "a list")
-    for i, cmd in enumerate(doc.get("analyses", [])):
+    for i, entry in enumerate(doc.get("analyses", [])):
+        cmd, systems = _analysis_entry(entry)
         if not (isinstance(cmd, list) and cmd and all(isinstance(a, str) for a in cmd)):
-            raise InputError(file, f"analyses.{i}", "a list of hpcaas-analyze arguments, e.g. [table, --metric, M]")
+            raise InputError(
+                file,
+                f"analyses.{i}",
+                "a list of hpcaas-analyze arguments, e.g. [table, --metric, M], or {systems: [...], run: [...]}",
+            )
+        unknown = [s for s in systems if not (CONFIGS / s / "system.yaml").is_file()]
+        if unknown:
+            raise InputError(file, f"analyses.{i}.systems", f"configs/ folders (no system {unknown[0]!r})")
     if "fidelity" in doc:
         fidelity.validate(doc["fidelity"], file)
     if "conclusions" in doc:
@@ -97,6 +107,13 @@ def load(study: str) -> dict:
         if not (isinstance(reference, str) and (ROOT / reference).is_file()):
             raise InputError(file, f"{key}.reference", f"an existing file of reference/ (got {reference!r})")
     return doc
+
+
+def _analysis_entry(entry) -> tuple:
+    """(hpcaas-analyze arguments, systems it needs: all of them in the results, or [])."""
+    if isinstance(entry, dict):
+        return entry.get("run"), list(entry.get("systems") or [])
+    return entry, []
 
 
 def _published(doc: dict) -> list:
@@ -244,10 +261,14 @@ def report(study: str, csv: str, outdir: str) -> int:
         text = substitutes.section(doc, df, lambda t: files.render(t, "markdown"))
         sections.append(f"## Cells that ran with a substitute\n\n{text}")
     status = 0
-    for cmd in [list(c) for c in doc.get("analyses", [])]:
-        rc, text, err = _analysis(cmd, csv, "markdown")
-        text = text if rc == 0 else f"failed (exit {rc}): {err}"
-        status = status or rc
+    ran = set(df["system"].astype(str)) if "system" in df else set()
+    for cmd, systems in map(_analysis_entry, doc.get("analyses", [])):
+        if ran.issuperset(systems):
+            rc, text, err = _analysis(cmd, csv, "markdown")
+            text = text if rc == 0 else f"failed (exit {rc}): {err}"
+            status = status or rc
+        else:  # a paper figure across systems, e.g. normalised to one system's cell
+            text = f"Needs results of {', '.join(systems)}; these ran on {ran_on}.\n"
         sections.append(f"## hpcaas-analyze {' '.join(cmd)}\n\n{text}")
     for _, pub in _published(doc):
         sections.append(

@@ -3,6 +3,7 @@ system cannot run stops before running and says why, and bad study descriptions 
 The OSU study's small preset needs two nodes: tests/slurm/test_reproduce_osu.py runs it."""
 
 import csv
+import os
 import subprocess
 
 import pytest
@@ -11,6 +12,17 @@ from testkit import ROOT
 
 HPCAAS = str(ROOT / ".venv/bin/hpcaas")
 RAMBLE = {"applications": {"hpcc": {"workloads": {}}}}  # a study's Ramble block, as small as it goes
+
+
+def own_tree(tmp_path, study, doc):
+    """A project tree of its own (HPCAAS_ROOT) with one more study beside this checkout's systems
+    and references, so that tests running in parallel never see the study: (its folder, env)."""
+    root = tmp_path / "tree"
+    (root / "ramble-workspaces" / study).mkdir(parents=True)
+    (root / "ramble-workspaces" / study / "study.yaml").write_text(yaml.safe_dump(doc))
+    for shared in ("configs", "reference", "mirror", "pins.env"):
+        (root / shared).symlink_to(ROOT / shared)
+    return root / "ramble-workspaces" / study, {**os.environ, "HPCAAS_ROOT": str(root)}
 
 
 def reproduce(study, system, scale=None):
@@ -71,35 +83,23 @@ def test_a_study_the_system_cannot_run_stops_before_running(project):
 
 def test_paper_scale_needs_are_checked_against_the_system(tmp_path):
     """nodes, cores, GPUs and licensed sources, on a copy of a study with paper-scale needs."""
-    study = ROOT / "ramble-workspaces" / "_test-needs"
-    study.mkdir(exist_ok=True)
-    try:
-        (study / "study.yaml").write_text(
-            yaml.safe_dump(
-                {
-                    "question": "q",
-                    "paper": "p",
-                    "ramble": RAMBLE,
-                    "needs": {"nodes": 8, "ranks": 224, "gpus": 1, "licensed": ["NAMD_3.0_Source.tar.gz"]},
-                }
-            )
-        )
-        proc = subprocess.run(
-            [HPCAAS, "study", "check", "_test-needs", "local-slurm"],
-            cwd=ROOT,
-            capture_output=True,
-            text=True,
-        )
-        assert proc.returncode == 2
-        assert proc.stderr.strip() == (
-            "_test-needs cannot run on local-slurm; it needs 8 nodes (configs/local-slurm has 2); "
-            "224 cores, one per rank (2 on local-slurm); 1 GPUs per node (0 on local-slurm); "
-            "the licensed source NAMD_3.0_Source.tar.gz: download it from its vendor and put it in "
-            "mirror/ (Spack then finds it by checksum)"
-        )
-    finally:
-        (study / "study.yaml").unlink()
-        study.rmdir()
+    doc = {
+        "question": "q",
+        "paper": "p",
+        "ramble": RAMBLE,
+        "needs": {"nodes": 8, "ranks": 224, "gpus": 1, "licensed": ["NAMD_3.0_Source.tar.gz"]},
+    }
+    _, env = own_tree(tmp_path, "_test-needs", doc)
+    proc = subprocess.run(
+        [HPCAAS, "study", "check", "_test-needs", "local-slurm"], cwd=ROOT, capture_output=True, text=True, env=env
+    )
+    assert proc.returncode == 2
+    assert proc.stderr.strip() == (
+        "_test-needs cannot run on local-slurm; it needs 8 nodes (configs/local-slurm has 2); "
+        "224 cores, one per rank (2 on local-slurm); 1 GPUs per node (0 on local-slurm); "
+        "the licensed source NAMD_3.0_Source.tar.gz: download it from its vendor and put it in "
+        "mirror/ (Spack then finds it by checksum)"
+    )
 
 
 @pytest.mark.parametrize(
@@ -116,16 +116,10 @@ def test_paper_scale_needs_are_checked_against_the_system(tmp_path):
         ({"question": "q", "paper": "p", "ramble": RAMBLE, "needs": {}, "papr_system": "x"}, "papr_system"),
     ],
 )
-def test_a_bad_study_description_is_named_by_file_and_key(doc, key):
-    study = ROOT / "ramble-workspaces" / "_test-bad"
-    study.mkdir(exist_ok=True)
-    try:
-        (study / "study.yaml").write_text(yaml.safe_dump(doc))
-        proc = subprocess.run(
-            [HPCAAS, "study", "check", "_test-bad", "local"], cwd=ROOT, capture_output=True, text=True
-        )
-        assert proc.returncode == 2 and "Traceback" not in proc.stderr
-        assert proc.stderr.startswith(f"hpcaas study: {study / 'study.yaml'}: {key}: "), proc.stderr
-    finally:
-        (study / "study.yaml").unlink()
-        study.rmdir()
+def test_a_bad_study_description_is_named_by_file_and_key(doc, key, tmp_path):
+    study, env = own_tree(tmp_path, "_test-bad", doc)
+    proc = subprocess.run(
+        [HPCAAS, "study", "check", "_test-bad", "local"], cwd=ROOT, capture_output=True, text=True, env=env
+    )
+    assert proc.returncode == 2 and "Traceback" not in proc.stderr
+    assert proc.stderr.startswith(f"hpcaas study: {study / 'study.yaml'}: {key}: "), proc.stderr
