@@ -16,7 +16,7 @@ from testkit import ROOT
 GROUPS = {
     "store": ["apps/*/*", "catalog/*"],
     "runs": [
-        "environments/*",  # lists every study; the render and reproduce tests add one for a moment
+        "environments/*",  # lists every study; the render tests add one for a moment
         "foundation/*",
         "reproduce/*",
         "slurm/*",
