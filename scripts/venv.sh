@@ -10,6 +10,11 @@ req=${2:-$HPCAAS_ROOT/requirements.txt}
 inputs=("$req"); [ $# -eq 0 ] && inputs+=("$HPCAAS_ROOT/pyproject.toml")
 want=$(cat "${inputs[@]}" | sha256sum | cut -d' ' -f1)
 stamp=$venv/.requirements.sha256
+# One maker at a time (tests in parallel ask for the same venv): a second one waits, then finds
+# the stamp; without the lock it could run pip before the first's venv had it.
+mkdir -p "$(dirname "$venv")"
+exec 9<"$(dirname "$venv")"
+flock 9
 [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$want" ] && exit 0
 
 say "creating $(basename "$venv") from $(basename "$req")"
