@@ -99,7 +99,7 @@ class Hpcc(BuiltinHpcc):
 
     maintainers("hpcaas-bench")
 
-    software_spec("hpcc", pkg_spec="hpcc@1.5.0", package_manager="spack*")
+    spack_package("hpcc", "hpcc@1.5.0")
 
     # HPCC appends each run to hpccoutf.txt (write-input starts a fresh one for an experiment).
     run_start_regex = r"This is the DARPA/DOE HPC Challenge Benchmark version"

@@ -168,7 +168,7 @@ class Hpcg(BuiltinHpcg):
 
     maintainers("hpcaas-bench")
 
-    software_spec("hpcg", pkg_spec="hpcg@3.1 +openmp", package_manager="spack*")
+    spack_package("hpcg", "hpcg@3.1 +openmp")
 
     # The result file's first line: "HPCG-Benchmark" (3.1), "HPCG-Benchmark version: 3.0", or
     # Intel's "n104-8p-1t version: V3.0"; NVIDIA's stdout opens with "start of application".

@@ -101,7 +101,7 @@ class Hpl(BuiltinHpl):
 
     maintainers("hpcaas-bench")
 
-    software_spec("hpl", pkg_spec="hpl@2.3", package_manager="spack*")
+    spack_package("hpl", "hpl@2.3")
 
     run_start_regex = r"^HPLinpack \d"
 

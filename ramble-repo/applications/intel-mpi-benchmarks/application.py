@@ -38,7 +38,7 @@ class IntelMpiBenchmarks(BuiltinImb):
 
     maintainers("hpcaas-bench")
 
-    software_spec("intel-mpi-benchmarks", pkg_spec="intel-mpi-benchmarks@2019.1", package_manager="spack*")
+    spack_package("intel-mpi-benchmarks", "intel-mpi-benchmarks@2019.1")
 
     # "#    Intel(R) MPI Benchmarks 2021.7, MPI-1 part" (2019: "Intel (R) MPI Benchmarks 2019 Update 1").
     run_start_regex = r"^#\s+Intel ?\(R\) MPI Benchmarks"

@@ -82,7 +82,7 @@ class Lammps(BuiltinLammps):
     tags("slow-build")
 
     # The catalog's build: the builtin's default packages. Studies name theirs in their own specs.
-    software_spec("lammps", pkg_spec=f"lammps@{VERSION}", package_manager="spack*")
+    spack_package("lammps", f"lammps@{VERSION}")
     # Run the GPU and INTEL builds with their suffix flags in lammps_flags (-sf gpu -pk gpu 1 /
     # -sf intel). GPU package (not KOKKOS): Desmos had GTX 1070 cards (sm_61).
     software_spec("lammps_intel", pkg_spec=f"lammps@{VERSION} {PACKAGES} +openmp +intel", package_manager="spack*")

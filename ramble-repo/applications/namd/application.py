@@ -42,7 +42,7 @@ class Namd(BuiltinNamd):
     software_spec("charmpp", pkg_spec="charmpp backend=mpi build-target=charm++", package_manager="spack*")
     # +ivdep is the T4 axis: set it per experiment in the workspace's software section. NAMD is
     # licensed: Spack builds it only from the file the recipe names (download_instr) in mirror/.
-    software_spec("namd", pkg_spec="namd@3.0 interface=tcl fftw=3", package_manager="spack*")
+    spack_package("namd", "namd@3.0 interface=tcl fftw=3")
 
     # Every run starts with the banner line "Info: NAMD 2.14 for Linux-x86_64-multicore".
     run_start_regex = r"^Info: NAMD [0-9][^ ]* for "

@@ -48,7 +48,7 @@ class Openfoam(BuiltinOpenfoam):
 
     # v1912: the ESI release Debian 12 ships (this machine's external; Spack's builtin builds it from
     # OpenFOAM-v1912.tgz elsewhere), so the catalog runs here. S1 T7 pins its own, v2306 (SC'23).
-    software_spec("openfoam", pkg_spec="openfoam@1912", package_manager="spack*")
+    spack_package("openfoam", "openfoam@1912")
 
     # A run of a workload is several utilities, each with its banner: a run starts with the first
     # utility of a workload (motorBike: surfaceFeatureExtract; pitzDaily: blockMesh).

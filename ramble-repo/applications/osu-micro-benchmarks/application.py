@@ -49,7 +49,7 @@ class OsuMicroBenchmarks(BuiltinOsu):
 
     maintainers("hpcaas-bench")
 
-    software_spec("osu-micro-benchmarks", pkg_spec="osu-micro-benchmarks@5.3", package_manager="spack*")
+    spack_package("osu-micro-benchmarks", "osu-micro-benchmarks@5.3")
 
     # Every OSU benchmark opens with "# OSU MPI[-CUDA|-ROCM|...] <name> Test v<version>".
     run_start_regex = r"^# OSU .*Test"

@@ -68,9 +68,11 @@ class MpasAtmosphere(MpasModel):
         description="Optimisation level of the Fortran, C and C++ code (S1 T8)",
     )
 
-    # Cray's compilers have no target of their own in MPAS' Makefile to guess from the
-    # compiler name; "ftn" is the one that calls the Cray wrappers.
-    requires("make_target=ftn", when="%cce", msg="MPAS builds with Cray compilers through its ftn target")
+    # Cray's compilers have no target of their own in MPAS' Makefile to guess from the compiler
+    # name. "cray-nersc" is the Cray one (ftn/cc/CC, -default64 promotion, -O3 -f free), whose
+    # flags the paper used with -h byteswapio (S1 Section 7); "ftn" calls the same wrappers with
+    # PGI's flags (-r8, -Mvect, -mp).
+    requires("make_target=cray-nersc", when="%cce", msg="MPAS builds with Cray compilers through its cray-nersc target")
 
     def study_fflags(self):
         family = self.spec.compiler.name
