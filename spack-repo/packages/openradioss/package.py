@@ -64,7 +64,8 @@ class Openradioss(BundlePackage):
         depends_on(f"openradioss-{_part}@20230701", when="@20230701", type="run")
         depends_on(f"openradioss-{_part}+sp", when="+sp", type="run")
         depends_on(f"openradioss-{_part}~sp", when="~sp", type="run")
-    # The engine's MPI build is Open MPI only (its CMake links -lmpi_mpifh); the study's
-    # cray-mpich runs need the Cray compiler wrappers instead.
+    # The engine links the MPI of the spec (spack-repo's openradioss-engine: Open MPI or an MPI
+    # of the MPICH ABI such as cray-mpich); the bundle runs it with that MPI.
     depends_on("openradioss-engine+mpi", when="+mpi", type="run")
+    depends_on("mpi", when="+mpi", type="run")
     depends_on("openradioss-engine~mpi", when="~mpi", type="run")
