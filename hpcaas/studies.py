@@ -106,6 +106,13 @@ def load(study: str) -> dict:
         reference = pub.get("reference") if isinstance(pub, dict) else None
         if not (isinstance(reference, str) and (ROOT / reference).is_file()):
             raise InputError(file, f"{key}.reference", f"an existing file of reference/ (got {reference!r})")
+        derive = pub.get("from")
+        if derive is not None and not (
+            isinstance(derive, list) and derive and all(isinstance(a, str) for a in derive) and pub.get("column")
+        ):
+            raise InputError(
+                file, f"{key}.from", "hpcaas-analyze arguments, e.g. [cost, --metric, M, ...], with column:"
+            )
     return doc
 
 

@@ -120,3 +120,15 @@ def test_a_derived_table_is_compared_with_the_analysis_that_derives_it(tmp_path)
     assert sorted(p for _, p in cells.values()) == sorted(
         pd.read_csv(ROOT / table3["reference"]).query("metric == 'performance_per_dollar'")["value"]
     )
+
+
+def test_a_derived_entry_without_its_column_is_named_by_its_place(tmp_path, monkeypatch):
+    doc = yaml.safe_load(studies.study_file("montecarlo-threads").read_text())
+    i = next(i for i, pub in enumerate(doc["published"]) if "from" in pub)
+    del doc["published"][i]["column"]
+    (tmp_path / "montecarlo-threads").mkdir()
+    (tmp_path / "montecarlo-threads" / "study.yaml").write_text(yaml.safe_dump(doc))
+    monkeypatch.setattr(studies, "WORKSPACES", tmp_path)
+    with pytest.raises(InputError) as err:
+        studies.load("montecarlo-threads")
+    assert f"published.{i}.from" in str(err.value)
