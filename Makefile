@@ -7,7 +7,7 @@ export HPCAAS_SYSTEM := $(SYSTEM)
 PYTHON := .venv/bin/python
 
 .DEFAULT_GOAL := help
-.PHONY: help setup system systems mirror smoke catalog run reproduce dry-run concretize validate baseline test test-locks test-slow lint bench clean foms profile slurm-up slurm-down
+.PHONY: help setup system systems mirror smoke catalog run reproduce dry-run concretize validate baseline test test-locks test-slow lint readme bench clean foms profile slurm-up slurm-down
 
 help: ## List the targets
 	@grep -hE '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-12s %s\n", $$1, $$2}'
@@ -60,6 +60,9 @@ test-locks: ## Solve every committed Spack lock again (CI runs it when a Spack i
 test-slow: ## The slow tier: every committed Spack lock solved again; HPCToolkit's hpcrun on a real MPI program
 	@scripts/setup.sh
 	@$(PYTHON) -m pytest -m slow
+
+readme: ## Render each study's README.md from its study.yaml (question, notes, fidelity table, conclusions)
+	@$(PYTHON) -m hpcaas study readme
 
 lint: ## Formatting and lint: ruff (format + check), shellcheck, codespell
 	@scripts/lint.sh

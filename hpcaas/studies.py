@@ -4,9 +4,11 @@ study's report from its results CSV.
 
     hpcaas study check STUDY SYSTEM [--scale S]   exit 0, or 2 with what the system lacks
     hpcaas study report STUDY CSV OUTDIR
+    hpcaas study readme [--check] [STUDY ...]     README.md of each study, rendered from study.yaml
 
 study.yaml keys (`question`, `paper` and `ramble` are required):
     question: the question the study answers
+    about: the author's notes for the README (Markdown): the scales in words, inputs to fetch, gaps
     paper: the publication and table or figure it reproduces
     paper_system: the configs/ folder of the paper's system (a list when the paper ran it on several)
     published: {reference: reference/<table>.csv, metrics: {<reference metric>: <our FOM>},
@@ -38,12 +40,13 @@ from pathlib import Path
 
 from analysis import cli, files, published
 from analysis.errors import InputError
-from hpcaas import conclusions, fidelity, substitutes
+from hpcaas import conclusions, fidelity, readme, substitutes
 from hpcaas.paths import CONFIGS, ROOT, WORKSPACES
 from hpcaas.systems import check_system_dir, ramble_config, read_yaml, value
 
 KEYS = {
     "question",
+    "about",
     "paper",
     "paper_system",
     "published",
@@ -74,6 +77,8 @@ def load(study: str) -> dict:
             raise InputError(file, key, "present (see hpcaas/studies.py for the keys)")
     if not isinstance(doc["ramble"], dict) or "applications" not in doc["ramble"]:
         raise InputError(file, "ramble.applications", "the experiment's applications, in Ramble's workspace syntax")
+    if not isinstance(doc.get("about", ""), str):
+        raise InputError(file, "about", "Markdown text (the README's notes: scales in words, inputs, gaps)")
     doc.setdefault("needs", {})
     unknown = set(doc) - KEYS
     if unknown:
@@ -310,6 +315,9 @@ def register(sub):
     p.add_argument("study")
     p.add_argument("csv")
     p.add_argument("outdir")
+    p = cmds.add_parser("readme", help="write each study's README.md from its study.yaml (--check: exit 1 if stale)")
+    p.add_argument("studies", nargs="*", metavar="STUDY")
+    p.add_argument("--check", action="store_true")
     ap.set_defaults(func=_main)
 
 
@@ -319,5 +327,14 @@ def _main(args) -> int:
         if lacks:
             print(f"{args.study} cannot run on {args.system}; it needs " + "; ".join(lacks), file=sys.stderr)
             return 2
+        return 0
+    if args.study_command == "readme":
+        names = args.studies or readme.all_studies()
+        if args.check:
+            stale = readme.stale(names, load)
+            for path in stale:
+                print(f"{path}: not the rendering of its study.yaml: run make readme", file=sys.stderr)
+            return 1 if stale else 0
+        readme.write(names, load)
         return 0
     return report(args.study, args.csv, args.outdir)

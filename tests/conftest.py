@@ -20,6 +20,7 @@ GROUPS = {
         "foundation/*",
         "reproduce/*",
         "slurm/*",
+        "studies/test_readme.py",
         "studies/test_render.py",
         "studies/test_small_presets.py",
         "validate/test_bad_input.py",
