@@ -4,6 +4,7 @@ The OSU study's small preset needs two nodes: tests/slurm/test_reproduce_osu.py 
 
 import csv
 import os
+import shutil
 import subprocess
 
 import pytest
@@ -123,3 +124,24 @@ def test_a_bad_study_description_is_named_by_file_and_key(doc, key, tmp_path):
     )
     assert proc.returncode == 2 and "Traceback" not in proc.stderr
     assert proc.stderr.startswith(f"hpcaas study: {study / 'study.yaml'}: {key}: "), proc.stderr
+
+
+def test_a_failed_report_fails_make_reproduce(project):
+    """The run succeeds and its report fails (an analysis asks for a column the results lack):
+    make reproduce exits non-zero, and the run's results stay."""
+    smoke = yaml.safe_load((ROOT / "ramble-workspaces/smoke/study.yaml").read_text())
+    experiments = smoke["ramble"]["applications"]["hpcc"]["workloads"]["sized"]["experiments"]
+    (variables,) = [e["variables"] for e in experiments.values()]
+    variables["n_ranks"] = ["1"]
+    smoke["analyses"] = [["table", "--metric", "HPL_Tflops", "--rows", "no_such_column"]]
+    folder = ROOT / "ramble-workspaces/_test-report-fails"
+    folder.mkdir(exist_ok=True)
+    try:
+        (folder / "study.yaml").write_text(yaml.safe_dump(smoke))
+        proc, rows = reproduce(folder.name, "local")
+    finally:
+        shutil.rmtree(folder)
+        shutil.rmtree(ROOT / "results" / folder.name, ignore_errors=True)
+    assert proc.returncode != 0, proc.stdout[-2000:]
+    assert rows and {r["status"] for r in rows} == {"SUCCESS"}
+    assert "HPL_Tflops" in {r["metric"] for r in rows}
