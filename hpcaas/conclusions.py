@@ -18,10 +18,14 @@ Values are the mean over the successful rows of each axis value; FAILED rows nev
 follows the metric's direction (analysis.directions: a time is lower-is-better).
 """
 
-import pandas as pd
+from __future__ import annotations
 
-from analysis import directions, frame
+from typing import TYPE_CHECKING
+
 from analysis.errors import InputError, listed
+
+if TYPE_CHECKING:  # pandas is imported where results are read: a study loads without it
+    import pandas as pd
 
 HOLDS, FAILS, NOT_COMPARABLE = "holds", "does not hold here", "not comparable at this scale"
 CHECKS = ("ratio", "best", "order", "speedup")
@@ -46,6 +50,8 @@ def validate(rows, file) -> list:
 
 def _means(df, row) -> tuple:
     """(mean per axis value as text, direction) of the claim's metric, or (None, None)."""
+    from analysis import directions, frame
+
     kind, spec = next(iter(row["check"].items()))
     rows = df[(df["metric"].astype(str) == row["metric"]) & frame.ok(df)]
     for col, value in (row.get("where_rows") or {}).items():
@@ -61,6 +67,8 @@ def _means(df, row) -> tuple:
 
 def _cell(df, row, where: dict):
     """Mean of the claim's metric over the successful rows matching `where`, or None."""
+    from analysis import frame
+
     rows = df[(df["metric"].astype(str) == row["metric"]) & frame.ok(df)]
     for col, value in where.items():
         if col not in rows:
@@ -71,6 +79,8 @@ def _cell(df, row, where: dict):
 
 def evaluate(df: pd.DataFrame, row: dict) -> tuple:
     """(status, what was measured, as a short text)."""
+    from analysis import directions
+
     kind, spec = next(iter(row["check"].items()))
     if kind == "ratio" and isinstance(spec.get("a"), dict):
         a, b = _cell(df, row, spec["a"]), _cell(df, row, spec["b"])
@@ -111,6 +121,8 @@ def evaluate(df: pd.DataFrame, row: dict) -> tuple:
 
 
 def table(df: pd.DataFrame, rows: list) -> pd.DataFrame:
+    import pandas as pd
+
     out = []
     for row in rows:
         status, measured = evaluate(df, row)

@@ -2,6 +2,7 @@
 experiment: its script's lines, the environment it sets, and the Spack specs it activates.
 Used by the fidelity check and the dry-run tests, so both read a workspace the same way."""
 
+import os
 import re
 import shlex
 from dataclasses import dataclass, field
@@ -65,3 +66,114 @@ def read(ws) -> dict:
         exp = Experiment(app, workload, name, text, lines, _env(lines), [str(s) for s in specs])
         out[exp.key] = exp
     return out
+
+
+# --------------------------------------------------------------------------- the cache
+# A dry-run is a pure function of the files below (the study, the system, the job scripts, our
+# Ramble applications and the code that renders them, the pinned Ramble and Spack): the same
+# inputs give the same workspace. scripts/dry-run.sh keeps each generated workspace under
+# $HPCAAS_CACHE/dry-runs/<key>/ with the project's path written as a placeholder, and restores it
+# for identical inputs instead of running Ramble again (HPCAAS_DRYRUN_CACHE=0: always run it).
+INPUTS = (
+    "pins.env",
+    "requirements.txt",
+    "pyproject.toml",
+    "configs/schedulers",
+    "configs/schema",
+    "spack-config",
+    "ramble-repo",
+    "hpcaas",
+    "analysis",
+    "scripts",
+)
+PLACEHOLDER = "@HPCAAS_ROOT@"
+
+
+def _files(root: Path, rel: str):
+    path = root / rel
+    if path.is_file():
+        yield path
+    for p in sorted(path.rglob("*")) if path.is_dir() else ():
+        if p.is_file() and "__pycache__" not in p.parts and p.suffix != ".pyc":
+            yield p
+
+
+def cache_key(study: str, system: str, scale: str, root: Path, cache: str) -> str:
+    import hashlib
+
+    digest = hashlib.sha256(f"{study}\0{system}\0{scale}\0{cache}\0".encode())
+    for rel in (*INPUTS, f"ramble-workspaces/{study}/study.yaml", f"configs/{system}"):
+        for f in _files(root, rel):
+            digest.update(str(f.relative_to(root)).encode() + b"\0" + f.read_bytes() + b"\0")
+    return digest.hexdigest()[:32]
+
+
+def _copy(src: Path, dst: Path, old: str, new: str):
+    """Copy the tree src to dst, writing `new` for `old` in every text file."""
+    import shutil
+
+    for p in sorted(src.rglob("*")):
+        target = dst / p.relative_to(src)
+        if p.is_symlink():
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.symlink_to(os.readlink(p).replace(old, new))
+        elif p.is_dir():
+            target.mkdir(parents=True, exist_ok=True)
+        else:
+            target.parent.mkdir(parents=True, exist_ok=True)
+            data = p.read_bytes()
+            try:
+                target.write_text(data.decode().replace(old, new))
+            except UnicodeDecodeError:
+                shutil.copyfile(p, target)
+
+
+def store(ws: Path, entry: Path, root: Path):
+    import shutil
+    import tempfile
+
+    entry.parent.mkdir(parents=True, exist_ok=True)
+    tmp = Path(tempfile.mkdtemp(dir=entry.parent, prefix=".tmp-"))
+    _copy(ws, tmp / "ws", str(root), PLACEHOLDER)
+    (tmp / "ws" / ".complete").write_text("")
+    try:
+        (tmp / "ws").rename(entry)
+    except OSError:  # another run stored the same inputs meanwhile
+        pass
+    shutil.rmtree(tmp, ignore_errors=True)
+
+
+def restore(entry: Path, ws: Path, root: Path) -> bool:
+    if not (entry / ".complete").is_file():
+        return False
+    _copy(entry, ws, PLACEHOLDER, str(root))
+    (ws / ".complete").unlink()
+    return True
+
+
+def register(sub):
+    """`hpcaas dry-run-cache key|store|restore`, for scripts/dry-run.sh."""
+    from hpcaas.paths import ROOT
+
+    ap = sub.add_parser("dry-run-cache", help="the cache of generated dry-run workspaces (scripts/dry-run.sh)")
+    cmds = ap.add_subparsers(dest="cache_command", required=True)
+    p = cmds.add_parser("key", help="the key of a dry-run's inputs")
+    for name in ("study", "system", "scale"):
+        p.add_argument(name)
+    for name in ("store", "restore"):
+        p = cmds.add_parser(name, help=f"{name} a workspace (restore: exit 1 when the cache has none)")
+        p.add_argument("key")
+        p.add_argument("workspace")
+
+    def run(args):
+        cache = Path(os.environ.get("HPCAAS_CACHE", Path.home() / ".cache/hpcaas-bench"))
+        if args.cache_command == "key":
+            print(cache_key(args.study, args.system, args.scale, ROOT, str(cache)))
+            return 0
+        entry, ws = cache / "dry-runs" / args.key, Path(args.workspace)
+        if args.cache_command == "store":
+            store(ws, entry, ROOT)
+            return 0
+        return 0 if restore(entry, ws, ROOT) else 1
+
+    ap.set_defaults(func=run)

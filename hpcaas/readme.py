@@ -8,9 +8,6 @@ words beside each value) and the paper's conclusions with their checks.
 No study given: every study of ramble-workspaces/.
 """
 
-import pandas as pd
-
-from analysis import formats
 from hpcaas.fidelity import paper_systems
 from hpcaas.paths import WORKSPACES
 
@@ -39,6 +36,10 @@ def _words(row: dict) -> str:
 
 
 def fidelity_table(rows: list) -> str:
+    import pandas as pd
+
+    from analysis import formats
+
     df = pd.DataFrame(
         [
             {
@@ -60,6 +61,10 @@ def _check(check: dict) -> str:
 
 
 def conclusions_table(rows: list) -> str:
+    import pandas as pd
+
+    from analysis import formats
+
     df = pd.DataFrame(
         [
             {

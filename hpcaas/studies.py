@@ -38,7 +38,6 @@ import io
 import sys
 from pathlib import Path
 
-from analysis import cli, files, published
 from analysis.errors import InputError
 from hpcaas import conclusions, fidelity, readme, substitutes
 from hpcaas.paths import CONFIGS, ROOT, WORKSPACES
@@ -172,6 +171,8 @@ def missing(doc: dict, system: str, scale: str = "paper") -> list:
 
 def _analysis(cmd: list, csv: str, fmt: str) -> tuple:
     """hpcaas-analyze CMD (a study's analysis) on CSV, in format FMT: (exit status, output, errors)."""
+    from analysis import cli
+
     buf, err = io.StringIO(), io.StringIO()
     with contextlib.redirect_stdout(buf), contextlib.redirect_stderr(err):
         rc = cli.main([cmd[0], csv, *cmd[1:], "--format", fmt])
@@ -198,6 +199,8 @@ def _derived(pub: dict, csv: str, out: Path):
 def _published_section(pub: dict, df, csv: str, out: Path) -> str:
     """Our numbers beside the paper's (one `published` entry), cell by cell, where the cells
     (system, nodes, ...) match; else why they cannot be compared."""
+    from analysis import files, published
+
     if "from" in pub:
         csv, why = _derived(pub, csv, out)
         if why:
@@ -230,7 +233,7 @@ def _profile_section(df, profiles_csv: Path, out: Path) -> str:
     exclusive, and its share of time in MPI; then that share along each swept axis, with a plot."""
     import pandas as pd
 
-    from analysis import plot
+    from analysis import files, plot
 
     prof = pd.read_csv(profiles_csv)
     parts = []
@@ -263,6 +266,8 @@ def report(study: str, csv: str, outdir: str) -> int:
     software (hpcaas/substitutes.py), each analysis of study.yaml, the published numbers beside
     ours (ratio per cell) where they compare, and each of the paper's conclusions with whether it
     holds here. Exit 1 when an analysis fails."""
+    from analysis import files
+
     doc = load(study)
     out = Path(outdir)
     out.mkdir(parents=True, exist_ok=True)

@@ -7,9 +7,14 @@ holds on every one of them unless it names a `system:`; `application:` and `expe
 it to some experiments, as in the dry-run check. On a system that is not a paper system of the
 study, the table and its substitutes do not apply: the report says so."""
 
-import pandas as pd
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
 
 from hpcaas.fidelity import holds, on, paper_systems
+
+if TYPE_CHECKING:  # pandas is imported where results are read: a study loads without it
+    import pandas as pd
 
 COLUMNS = ["system", "parameter", "application", "value", "substitute", "cells", "experiments"]
 
@@ -39,6 +44,8 @@ def cells(row: dict, system: str, df: pd.DataFrame) -> list:
 
 def table(doc: dict, df: pd.DataFrame) -> pd.DataFrame:
     """One line per (system, substitute row): value, reason and the cells it covers."""
+    import pandas as pd
+
     systems = sorted(set(df["system"].astype(str))) if "system" in df else []
     lines = []
     for system, row in rows(doc, systems):

@@ -16,13 +16,22 @@ cd "$HPCAAS_ROOT"
 ws=$HPCAAS_ROOT/dry-runs/$HPCAAS_SYSTEM/$scale/$study
 rm -rf "$ws"
 . ./setup-env.sh
-hpcaas render "$study" "$HPCAAS_SYSTEM" --scale "$scale" --out "$ws" >/dev/null
-hpcaas_system "$HPCAAS_SYSTEM"
-say "$study on $HPCAAS_SYSTEM ($scale scale): ramble workspace setup --dry-run"
-ramble -D "$ws" workspace setup --dry-run >"$ws/setup.log" 2>&1 || {
-    tail -n 20 "$ws/setup.log" >&2
-    die "$study on $HPCAAS_SYSTEM: ramble workspace setup --dry-run failed (log: $ws/setup.log)"
-}
+# The same inputs generate the same workspace (hpcaas/dryrun.py): one generated before from
+# identical inputs is restored from the cache (HPCAAS_DRYRUN_CACHE=0 always runs Ramble).
+key=$(hpcaas dry-run-cache key "$study" "$HPCAAS_SYSTEM" "$scale")
+if [ "${HPCAAS_DRYRUN_CACHE:-1}" != 0 ] && hpcaas dry-run-cache restore "$key" "$ws"; then
+    say "$study on $HPCAAS_SYSTEM ($scale scale): generated before from identical inputs (cache $key)"
+else
+    rm -rf "$ws"
+    hpcaas render "$study" "$HPCAAS_SYSTEM" --scale "$scale" --out "$ws" >/dev/null
+    hpcaas_system "$HPCAAS_SYSTEM"
+    say "$study on $HPCAAS_SYSTEM ($scale scale): ramble workspace setup --dry-run"
+    ramble -D "$ws" workspace setup --dry-run >"$ws/setup.log" 2>&1 || {
+        tail -n 20 "$ws/setup.log" >&2
+        die "$study on $HPCAAS_SYSTEM: ramble workspace setup --dry-run failed (log: $ws/setup.log)"
+    }
+    hpcaas dry-run-cache store "$key" "$ws"
+fi
 n=$(find "$ws/experiments" -name execute_experiment -type f | wc -l)
 say "$study on $HPCAAS_SYSTEM: $n experiments, each experiments/<app>/<workload>/<name>/execute_experiment"
 echo "$ws"
