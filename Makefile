@@ -7,7 +7,7 @@ export HPCAAS_SYSTEM := $(SYSTEM)
 PYTHON := .venv/bin/python
 
 .DEFAULT_GOAL := help
-.PHONY: help setup system systems mirror smoke catalog run reproduce dry-run concretize validate baseline test test-locks test-slow lint readme bench clean foms profile slurm-up slurm-down
+.PHONY: help setup system systems mirror smoke catalog run reproduce dry-run concretize validate baseline test test-long test-locks test-slow lint readme bench clean foms profile slurm-up slurm-down
 
 help: ## List the targets
 	@grep -hE '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-12s %s\n", $$1, $$2}'
@@ -48,10 +48,14 @@ validate: ## PASS/FAIL of this system against its baseline: make validate SYSTEM
 baseline: ## Run the validation suite and keep it as the system's baseline: make baseline SYSTEM=<s> [BASELINE=<csv>]
 	@HPCAAS_SET="$(SET)" scripts/validate.sh --baseline $(SYSTEM) $(BASELINE)
 
-test: ## Lint, then the test suite (unit tests, the smoke study and the catalog's fast tier for real)
+test: ## Lint, then the test suite (unit tests, FOMs on real logs, dry-runs, the smoke study and real runs on this machine)
 	@scripts/setup.sh
 	@scripts/lint.sh
 	@scripts/test.sh
+
+test-long: ## The long tier: the catalog built and run, studies and validation gates through the Slurm cluster
+	@scripts/setup.sh
+	@scripts/test.sh --tier long
 
 test-locks: ## Solve every committed Spack lock again (CI runs it when a Spack input changed since the last lock)
 	@scripts/setup.sh

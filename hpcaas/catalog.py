@@ -11,7 +11,7 @@ An application is built by Spack from its pinned source (tarball sha256 or git c
 system has it as a non-buildable external (a Debian binary: the Debian package version is the
 source_ref), or it is licensed and its file is not in mirror/ (SKIPPED, with the file and
 checksum to place there). `tags("slow-build")` on an application keeps it out of the fast tier
-that `make test` runs (a cold build of more than ~5 minutes on a small machine), and so does
+that `make test-long` runs (a cold build of more than ~5 minutes on a small machine), and so does
 `tags("needs-internet")` (a source or input that no mirror here serves; `make catalog` tries it).
 """
 

@@ -112,12 +112,16 @@ def render(study: str, doc: dict) -> str:
     parts.append(_commands(study, doc))
     if doc.get("fidelity"):
         substitutes = sum(1 for r in doc["fidelity"] if r.get("substitute"))
+        subs = (
+            f"{substitutes} of {len(doc['fidelity'])} rows name a substitute, where the paper's software "
+            "cannot be built with the pinned Spack; the report of a run says which cells ran with one."
+            if substitutes
+            else "No row names a substitute."
+        )
         parts.append(
             "## Fidelity: the paper's configuration, parameter by parameter\n\n"
             "Each value is what the study renders on its paper system; `make test` checks every row "
-            f"against the dry-run (tests/studies/). {substitutes} of {len(doc['fidelity'])} rows "
-            "name a substitute: the paper's software cannot be built with the pinned Spack, and the "
-            "report of a run says which cells ran with it.\n\n" + fidelity_table(doc["fidelity"])
+            f"against the dry-run (tests/studies/). {subs}\n\n" + fidelity_table(doc["fidelity"])
         )
     if doc.get("conclusions"):
         parts.append(

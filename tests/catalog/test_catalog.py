@@ -16,6 +16,8 @@ from testkit import ROOT, run
 
 from hpcaas import catalog
 
+pytestmark = pytest.mark.long  # make test-long (scripts/test.sh --tier long)
+
 APPS = sorted(p.parent.name for p in (ROOT / "ramble-repo/applications").glob("*/application.py"))
 
 

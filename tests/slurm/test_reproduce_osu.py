@@ -5,8 +5,11 @@ through sbatch, OSU's whole message-size table, and the report's Fig. 1 tables."
 import csv
 import subprocess
 
+import pytest
 import yaml
 from slurm_helpers import ROOT, Cluster
+
+pytestmark = pytest.mark.long  # make test-long (scripts/test.sh --tier long)
 
 STUDY = "osu-latency-bandwidth"
 SYSTEM = ROOT / "configs" / "local-slurm"

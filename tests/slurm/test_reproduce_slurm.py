@@ -6,7 +6,10 @@ the report pivots each utility's time by both."""
 import csv
 import subprocess
 
+import pytest
 from slurm_helpers import ROOT, Cluster
+
+pytestmark = pytest.mark.long  # make test-long (scripts/test.sh --tier long)
 
 STUDY = "openfoam-binding-distribution"
 RUNS = ROOT / "ramble-workspaces" / STUDY / "experiments/openfoam/motorbike"

@@ -10,7 +10,7 @@ from slurm_helpers import ROOT, Cluster
 
 REPORT = ROOT / "results/validate/report.md"
 # The gates compare performance with the limits and a baseline: nothing else may run meanwhile.
-pytestmark = pytest.mark.exclusive
+pytestmark = [pytest.mark.exclusive, pytest.mark.long]
 
 
 def make(cluster, *args):
