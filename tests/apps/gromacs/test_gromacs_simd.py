@@ -8,7 +8,7 @@ the builtin recipe would tell it for the same spec."""
 import json
 
 import pytest
-from testkit import run
+from testkit import run, solved
 
 SCRIPT = """
 import json, sys
@@ -17,7 +17,7 @@ import spack.builder
 import spack.spec
 from spack.pkg.builtin.gromacs import CMakeBuilder as Builtin
 
-spec = spack.spec.Spec(sys.argv[2]).concretized()
+spec = spack.spec.Spec.from_json(open(sys.argv[2]).read())
 spack.build_environment.setup_package(spec.package, dirty=False)  # what a build sets up first
 builder = spack.builder.create(spec.package)
 json.dump({"ours": builder.cmake_args(), "builtin": Builtin.cmake_args(builder)}, open(sys.argv[1], "w"))
@@ -29,7 +29,8 @@ def args(project, tmp_path_factory):
     tmp = tmp_path_factory.mktemp("simd")
     (tmp / "simd.py").write_text(SCRIPT)
     spec = "gromacs@2022.5 +mpi simd=AVX_512"
-    run(f"spack -c concretizer:reuse:false python {tmp / 'simd.py'} {tmp / 'out.json'} '{spec}'", timeout=1200)
+    solution = solved(spec, config="-c concretizer:reuse:false")
+    run(f"spack python {tmp / 'simd.py'} {tmp / 'out.json'} {solution}", timeout=1200)
     return json.loads((tmp / "out.json").read_text())
 
 

@@ -15,7 +15,7 @@ import json
 
 import pytest
 import yaml
-from testkit import ROOT, run
+from testkit import ROOT, run, solved
 
 # What the arch file must say per (system, target): the paper's craype CPU for the target.
 EXPECTED = {
@@ -24,18 +24,16 @@ EXPECTED = {
 }
 CRAYPE_DRIVERS = "/opt/cray/pe/craype/2.7.20/bin/"
 
-# Spack v0.23.1 drops every compiler it cannot run here (libc detection), and the site's cce
-# does not exist here: the solve turns that off, as scripts/concretize.py does.
+# Each spec is solved on the system's Spack config (testkit.solved: the site's cce, which does
+# not exist here, solves as scripts/concretize.py solves it); the script edits each one's arch file.
 SCRIPT = """
 import json, os, sys
-import spack.solver.asp
 import spack.spec
 
-spack.solver.asp.using_libc_compatibility = lambda: False
 out, workdir = sys.argv[1], sys.argv[2]
 files = {}
-for text in sys.argv[3:]:
-    spec = spack.spec.Spec(text).concretized()
+for path in sys.argv[3:]:
+    spec = spack.spec.Spec.from_json(open(path).read())
     pkg = spec.package
     # What Spack's build environment does before edit(): charmpp tells NAMD its charmarch.
     spec["charmpp"].package.setup_dependent_package(None, spec)
@@ -59,15 +57,21 @@ def arch_files(request, project, tmp_path_factory):
     (tmp / "work").mkdir()
     compilers = yaml.safe_load((ROOT / "configs" / system / "spack/compilers.yaml").read_text())
     (os_name,) = {c["compiler"]["operating_system"] for c in compilers["compilers"]}
-    specs = " ".join(
-        f"'namd@3.0 ~ivdep %cce@15.0.1 target={target} os={os_name} ^charmpp backend=mpi ^cray-mpich@8.1.25'"
-        for target in EXPECTED[system]
-    )
     config = " ".join(
         f"-c concretizer:{c}" for c in ("reuse:false", "targets:host_compatible:false", "targets:granularity:generic")
     )
+    specs = " ".join(
+        str(
+            solved(
+                f"namd@3.0 ~ivdep %cce@15.0.1 target={t} os={os_name} ^charmpp backend=mpi ^cray-mpich@8.1.25",
+                system,
+                config,
+            )
+        )
+        for t in EXPECTED[system]
+    )
     run(
-        f"hpcaas_system {system} && spack {config} python {script} {tmp / 'out.json'} {tmp / 'work'} {specs}",
+        f"hpcaas_system {system} && spack python {script} {tmp / 'out.json'} {tmp / 'work'} {specs}",
         timeout=1200,
     )
     return system, json.loads((tmp / "out.json").read_text())

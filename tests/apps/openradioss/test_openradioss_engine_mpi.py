@@ -8,14 +8,14 @@ link -lmpifort -lmpi after the recipe's step before cmake."""
 import json
 
 import pytest
-from testkit import ROOT, run
+from testkit import ROOT, run, solved
 
 SPEC = "openradioss-engine@20230701 +mpi ^mpich"
 SCRIPT = """
 import glob, json, sys
 import spack.spec
 
-spec = spack.spec.Spec(sys.argv[2]).concretized()
+spec = spack.spec.Spec.from_json(open(sys.argv[2]).read())
 pkg = spec.package
 pkg.link_the_mpi_of_the_spec()
 files = glob.glob(pkg.stage.source_path + "/engine/CMake_Compilers/cmake_*.txt")
@@ -29,7 +29,8 @@ def engine(project, tmp_path_factory):
     tmp = tmp_path_factory.mktemp("engine")
     (tmp / "engine.py").write_text(SCRIPT)
     stage = f"-c 'config:build_stage:[{tmp / 'stage'}]'"
-    run(f"spack {stage} patch '{SPEC}' && spack {stage} python {tmp / 'engine.py'} {tmp / 'out.json'} '{SPEC}'")
+    spec = solved(SPEC)
+    run(f"spack {stage} patch {spec} && spack {stage} python {tmp / 'engine.py'} {tmp / 'out.json'} {spec}")
     return json.loads((tmp / "out.json").read_text())
 
 
