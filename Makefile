@@ -71,8 +71,8 @@ readme: ## Render each study's README.md from its study.yaml (question, notes, f
 lint: ## Formatting and lint: ruff (format + check), shellcheck, codespell
 	@scripts/lint.sh
 
-bench: ## Measure the speed targets -> results/bench/bench.csv: analysis of 1M rows, dry-run per experiment, Ramble overhead [FULL=1: + fresh clone setup+smoke]
-	@$(PYTHON) -m bench $(if $(FULL),--full)
+bench: ## Measure the speed targets -> results/bench/bench.csv: analysis of 1M rows, dry-run per experiment, Ramble overhead [FULL=1: + fresh clone setup+smoke] [CI=1: + .ci/run fresh and warm]
+	@$(PYTHON) -m bench $(if $(FULL),--full) $(if $(CI),--ci)
 
 clean: ## Remove generated workspace state and results (keeps tools, venv, Spack installs and every tracked file)
 	@git clean -q -d -f -X -- results dry-runs ramble-workspaces
