@@ -49,9 +49,12 @@ PARAMETERS = (
 RENDERS = ("spec", "command", "env", "experiments")
 
 
-def validate(rows, file) -> list:
-    """The rows, or InputError naming the row and key that is wrong."""
+def validate(rows, file, systems=()) -> list:
+    """The rows, or InputError naming the row and key that is wrong. A row's system must be one
+    of SYSTEMS (the study's paper systems): the dry-run check runs there and nowhere else."""
     for key, row in listed(rows, file, "fidelity", "a list of rows (hpcaas/fidelity.py)"):
+        if "system" in row and row["system"] not in systems:
+            raise InputError(file, f"{key}.system", f"one of the study's paper systems ({', '.join(systems)})")
         if row.get("parameter") not in PARAMETERS:
             raise InputError(file, f"{key}.parameter", f"one of {', '.join(PARAMETERS)}; got {row.get('parameter')!r}")
         if "value" not in row:

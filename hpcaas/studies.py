@@ -102,8 +102,10 @@ def load(study: str) -> dict:
         unknown = [s for s in systems if not (CONFIGS / s / "system.yaml").is_file()]
         if unknown:
             raise InputError(file, f"analyses.{i}.systems", f"configs/ folders (no system {unknown[0]!r})")
+    if doc.get("paper_system") and not doc.get("fidelity"):
+        raise InputError(file, "fidelity", "a fidelity table: a study of a paper system states each value's source")
     if "fidelity" in doc:
-        fidelity.validate(doc["fidelity"], file)
+        fidelity.validate(doc["fidelity"], file, fidelity.paper_systems(doc))
     if "conclusions" in doc:
         conclusions.validate(doc["conclusions"], file)
     for key, pub in _published(doc):

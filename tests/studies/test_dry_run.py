@@ -79,10 +79,8 @@ def test_dry_run_gives_the_papers_matrix(project, study, system):
     committed = yaml.safe_load(manifest.read_text())["spack"]["specs"]
     rendered = [environments.with_site_os(system, s) for s in environments.specs_of(ws)]
     assert sorted(committed) == sorted(rendered), f"{manifest}: run make concretize SYSTEM={system} ENV={study}"
-    doc = studies.load(study)
-    if "fidelity" in doc:
-        failures = fidelity.check(doc["fidelity"], system, experiments)
-        assert not failures, "\n".join(failures)
+    failures = fidelity.check(studies.load(study)["fidelity"], system, experiments)
+    assert not failures, "\n".join(failures)
 
 
 def test_a_dry_run_from_the_cache_is_the_one_ramble_generates():
