@@ -1,11 +1,13 @@
 """A paper system's facts against the paper's own system table (reference/*_table1_*.csv, one row
 per printed number): each printed number the table gives for a system is its fact's value, or
 the fact's note cites the printed number and says why ours differs (ICE XA's Table 1 prints a
-turbo clock, say). The table's systems are named as the studies' `published.systems` name them."""
+turbo clock, say). The table's systems are named as the studies' `published.systems` name them.
+Every other fact a paper system takes from its paper quotes the paper and says where."""
 
 import csv
 import functools
 import math
+import re
 
 import pytest
 import yaml
@@ -99,4 +101,54 @@ def test_fact_is_the_papers_printed_number(table, key):
     assert cited, (
         f"configs/{folder}/system.yaml: {name} is {got['value']}, {table.name} prints "
         f"{[p for _, p in options]} for {label} (x {scale}): fix the value, or say in its note why it differs"
+    )
+
+
+# A quote of the paper ('a few words') and where it stands.
+QUOTE = re.compile(r"'[^']{3,}'")
+WHERE = re.compile(r"\b(Table|Section|Fig\.|Figure|slide|Abstract|caption)", re.I)
+PAPER_SYSTEMS = sorted(
+    p.parent.name for p in (ROOT / "configs").glob("*/system.yaml") if yaml.safe_load(p.read_text()).get("studies")
+)
+
+
+def facts(node, path=""):
+    """(dotted path, fact) of every {value, source} mapping below node."""
+    if isinstance(node, dict):
+        if "value" in node and "source" in node:
+            yield path, node
+            return
+        for key, child in node.items():
+            yield from facts(child, f"{path}.{key}" if path else key)
+
+
+@functools.cache
+def checked_by_table() -> set:
+    """(folder, fact) pairs whose value test_fact_is_the_papers_printed_number compares."""
+    return {
+        (labels()[label], FACT_OF[metric][0])
+        for t in TABLES
+        for label, metric in printed_numbers(t)
+        if label in labels()
+    }
+
+
+@pytest.mark.parametrize("folder", PAPER_SYSTEMS)
+def test_a_fact_from_the_paper_carries_its_words(folder):
+    """A fact whose source cites the system's paper (a `sources` entry naming the paper's key, as
+    `studies:` does) quotes the paper and says where, unless the printed-number test checks it; a
+    value the paper does not give cites what it came from, or `unpublished` (paper silent)."""
+    doc = load(folder)
+    cites = {key for key, text in doc["sources"].items() if any(paper in text for paper in doc["studies"])}
+    assert cites, f"configs/{folder}/system.yaml: no sources entry names its paper ({', '.join(doc['studies'])})"
+    missing = [
+        path
+        for path, f in facts(doc)
+        if f["source"] in cites
+        and (folder, path) not in checked_by_table()
+        and not (QUOTE.search(str(f.get("note", ""))) and WHERE.search(str(f.get("note", ""))))
+    ]
+    assert not missing, (
+        f"configs/{folder}/system.yaml: {', '.join(missing)} cite the paper without its words: add a note "
+        "\"Table 1: 'the printed words'\", or cite the fact's real source (or unpublished: paper silent)"
     )
