@@ -27,6 +27,10 @@ STUDY = {
             }
         },
     },
+    # A study of a paper system loads only with its fidelity table (hpcaas/fidelity.py).
+    "fidelity": [
+        {"parameter": "nodes", "value": "1-4", "silent": "a test study", "renders": {"command": "-N "}},
+    ],
     "scales": {
         "paper": {"variables": {"n_nodes": ["1", "2", "4"]}},
         "small": {"variables": {"n_nodes": ["1", "2"], "hpl_n": "2000"}},
