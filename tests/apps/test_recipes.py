@@ -48,7 +48,7 @@ def specs(project):
         return 0, out.read_text()
 
     wanted = _specs()
-    with ThreadPoolExecutor(2) as pool:  # two solves at a time: this machine has two cores
+    with ThreadPoolExecutor(os.cpu_count() or 1) as pool:  # a solve uses one core
         return dict(zip(wanted, pool.map(one, wanted)))
 
 
