@@ -56,6 +56,11 @@ def _read_or_collect(path):
     return _read(path), path
 
 
+def _given(args, *names):
+    """The options a command passes on as they are: argparse's dest is the function's keyword."""
+    return {name: getattr(args, name) for name in names}
+
+
 def _emit(df, args):
     _write(files.render(df, args.format), args.output)
 
@@ -78,15 +83,10 @@ def _direction(args, df, file):
 
 
 def cmd_collect(args):
-    df = collect.collect(
-        args.workspace,
-        configs_dir=args.configs,
-        spack_lock=args.spack_lock_hash,
-        commit=args.project_commit,
-        inputs_hash=args.spack_inputs_hash,
-        jobs=args.jobs,
+    _emit(
+        collect.collect(args.workspace, **_given(args, "configs_dir", "spack_lock", "commit", "inputs_hash", "jobs")),
+        args,
     )
-    _emit(df, args)
 
 
 def cmd_table(args):
@@ -175,17 +175,8 @@ def cmd_published(args):
 
 def cmd_gate(args):
     measured, baseline = _read(args.csv), _read(args.baseline)
-    out = gate.gate(
-        measured,
-        baseline,
-        args.csv,
-        args.baseline,
-        sigma=args.sigma,
-        floor=args.floor,
-        metrics=args.metric,
-        higher=args.higher_is_better,
-        lower=args.lower_is_better,
-    )
+    options = _given(args, "sigma", "floor", "metrics", "higher_is_better", "lower_is_better")
+    out = gate.gate(measured, baseline, args.csv, args.baseline, **options)
     _emit(out, args)
     failed = int((out["verdict"] == gate.FAIL).sum())
     version = ", ".join(
@@ -262,6 +253,15 @@ def _common(p, metric=True, metric_required=True, direction=False):
         )
 
 
+def _command(sub, run, help, **common):
+    """The subcommand `run` (cmd_<name>) that reads a results CSV, with the common options."""
+    p = sub.add_parser(run.__name__.removeprefix("cmd_"), help=help)
+    p.add_argument("csv")
+    _common(p, **common)
+    p.set_defaults(run=run)
+    return p
+
+
 def build_parser():
     ap = _Parser(prog=PROG, description=__doc__.split("\n")[0])
     sub = ap.add_subparsers(dest="command", required=True, metavar="COMMAND")
@@ -269,75 +269,58 @@ def build_parser():
     p = sub.add_parser("collect", help="Ramble results (results.latest.json) -> tidy CSV")
     p.add_argument("workspace", help="the Ramble workspace folder")
     _common(p, metric=False)
-    p.add_argument("--configs", default="configs", help="configs/ folder for spack_inputs_hash (default: %(default)s)")
-    p.add_argument("--spack-inputs-hash", help="use this instead of hashing the system's Spack inputs")
-    p.add_argument("--spack-lock-hash", help="use this instead of hashing software/*/spack.lock")
-    p.add_argument("--project-commit", help="use this instead of `git rev-parse HEAD`")
+    p.add_argument(
+        "--configs",
+        dest="configs_dir",
+        default="configs",
+        help="configs/ folder for spack_inputs_hash (default: %(default)s)",
+    )
+    p.add_argument(
+        "--spack-inputs-hash", dest="inputs_hash", help="use this instead of hashing the system's Spack inputs"
+    )
+    p.add_argument("--spack-lock-hash", dest="spack_lock", help="use this instead of hashing software/*/spack.lock")
+    p.add_argument("--project-commit", dest="commit", help="use this instead of `git rev-parse HEAD`")
     p.add_argument(
         "--jobs", help="scheduler job statistics CSV (slurm/wait-jobs.py --csv): a failed job fails its experiment"
     )
     p.set_defaults(run=cmd_collect)
 
-    p = sub.add_parser("table", help="paper-style pivot: rows = configurations, columns = e.g. nodes")
-    p.add_argument("csv")
-    _common(p)
+    p = _command(sub, cmd_table, "paper-style pivot: rows = configurations, columns = e.g. nodes")
     p.add_argument("--rows", nargs="+", help="row columns (default: the other varying columns)")
     p.add_argument("--cols", nargs="+", help="column columns (default: nodes, if it varies)")
-    p.set_defaults(run=cmd_table)
 
-    p = sub.add_parser("scaling", help="speed-up and parallel efficiency vs the smallest node count")
-    p.add_argument("csv")
-    _common(p, direction=True)
+    p = _command(sub, cmd_scaling, "speed-up and parallel efficiency vs the smallest node count", direction=True)
     p.add_argument("--by", nargs="*", help="one curve per combination (default: every other varying column)")
     p.add_argument("--nodes-col", default="nodes", help="the column scaled over (default: %(default)s)")
     p.add_argument("--weak", action="store_true", help="weak scaling (problem size grows with nodes)")
     p.add_argument("--tidy", action="store_true", help="speedup and parallel_efficiency as tidy metric rows")
-    p.set_defaults(run=cmd_scaling)
 
-    p = sub.add_parser("compare", help="A/B ratio along one column, > 1 means B is better")
-    p.add_argument("csv")
-    _common(p, direction=True)
+    p = _command(sub, cmd_compare, "A/B ratio along one column, > 1 means B is better", direction=True)
     p.add_argument("--axis", required=True, help="the column compared along (mpi, compiler, ...)")
     p.add_argument("--a", required=True, help="value A (write --a=-O3 for values starting with '-')")
     p.add_argument("--b", required=True, help="value B")
     p.add_argument("--by", nargs="*", help="pair A and B within these columns (default: all others)")
-    p.set_defaults(run=cmd_compare)
 
-    p = sub.add_parser("normalise", help="each value over one reference cell's (a paper's 'normalised w.r.t.')")
-    p.add_argument("csv")
-    _common(p)
+    p = _command(sub, cmd_normalise, "each value over one reference cell's (a paper's 'normalised w.r.t.')")
     p.add_argument("--to", nargs="+", required=True, metavar="COLUMN=VALUE", help="the reference cell, e.g. ranks=32")
     p.add_argument("--by", nargs="*", help="a reference per group of these columns (default: all others that vary)")
-    p.set_defaults(run=cmd_normalise)
 
-    p = sub.add_parser("best", help="the best configuration per group and its margin")
-    p.add_argument("csv")
-    _common(p, direction=True)
+    p = _command(sub, cmd_best, "the best configuration per group and its margin", direction=True)
     p.add_argument("--by", nargs="*", help="groups (default: one group)")
-    p.set_defaults(run=cmd_best)
 
-    p = sub.add_parser("repeats", help="mean, min, max, stdev, CV per configuration")
-    p.add_argument("csv")
-    _common(p, metric_required=False)
-    p.set_defaults(run=cmd_repeats)
+    p = _command(sub, cmd_repeats, "mean, min, max, stdev, CV per configuration", metric_required=False)
 
-    p = sub.add_parser("cost", help="performance per dollar (best = 1) from a price per node-hour")
-    p.add_argument("csv")
-    _common(p, direction=True)
+    p = _command(sub, cmd_cost, "performance per dollar (best = 1) from a price per node-hour", direction=True)
     p.add_argument(
         "--prices",
         required=True,
         help="prices CSV (system,price_per_node_hour,currency,date,source) " "or a configs/ folder",
     )
     p.add_argument("--by", nargs="*", help="normalise within these groups (default: all rows)")
-    p.set_defaults(run=cmd_cost)
 
-    p = sub.add_parser("correlate", help="Pearson r of the metric with each numeric system trait")
-    p.add_argument("csv")
-    _common(p)
+    p = _command(sub, cmd_correlate, "Pearson r of the metric with each numeric system trait")
     p.add_argument("--traits", required=True, help="traits CSV: system + numeric columns (or tidy system,metric,value)")
     p.add_argument("--by", nargs="*", help="one r per group (default: all rows)")
-    p.set_defaults(run=cmd_correlate)
 
     p = sub.add_parser("rpeak", help="R_peak per node and results normalised by it")
     p.add_argument("csv", nargs="?", help="results CSV (omit to list R_peak per system)")
@@ -351,21 +334,17 @@ def build_parser():
     )
     p.set_defaults(run=cmd_rpeak)
 
-    p = sub.add_parser("published", help="measured vs published, cell by cell")
-    p.add_argument("csv")
-    _common(p, metric=False)
+    p = _command(sub, cmd_published, "measured vs published, cell by cell", metric=False)
     p.add_argument("--reference", required=True, help="published reference CSV")
     p.add_argument("--map", nargs="+", metavar="MEASURED=PUBLISHED", help="metric names that differ")
-    p.set_defaults(run=cmd_published)
 
-    p = sub.add_parser("gate", help="PASS/FAIL per FOM against a baseline; exit 1 on a regression")
-    p.add_argument("csv")
-    _common(p, metric=False, direction=True)
+    p = _command(
+        sub, cmd_gate, "PASS/FAIL per FOM against a baseline; exit 1 on a regression", metric=False, direction=True
+    )
     p.add_argument("--baseline", required=True, help="the baseline results CSV")
     p.add_argument("--sigma", type=float, default=3.0, help="tolerance in run-to-run CVs (default: %(default)s)")
     p.add_argument("--floor", type=float, default=0.02, help="smallest tolerance, a fraction (default: %(default)s)")
-    p.add_argument("--metric", nargs="+", help="gate only these FOMs")
-    p.set_defaults(run=cmd_gate)
+    p.add_argument("--metric", dest="metrics", nargs="+", help="gate only these FOMs")
 
     p = sub.add_parser("plot", help="PNG: scaling curves with the ideal line, or grouped A/B bars")
     p.add_argument("csv")

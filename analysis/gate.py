@@ -30,7 +30,15 @@ def _scale(metric, unit_measured, unit_baseline, file) -> float:
 
 
 def gate(
-    measured, baseline, measured_file, baseline_file, sigma=3.0, floor=0.02, metrics=None, higher=None, lower=None
+    measured,
+    baseline,
+    measured_file,
+    baseline_file,
+    sigma=3.0,
+    floor=0.02,
+    metrics=None,
+    higher_is_better=None,
+    lower_is_better=None,
 ) -> pd.DataFrame:
     if sigma < 0 or floor < 0:
         raise InputError("command line", "--sigma/--floor", "numbers not below zero")
@@ -55,7 +63,7 @@ def gate(
     unknown = []
     direction = []
     for metric, unit in zip(both["metric"], both["unit_b"].fillna(both["unit_m"])):
-        d = directions.override(metric, higher, lower) or directions.of(metric, unit)
+        d = directions.override(metric, higher_is_better, lower_is_better) or directions.of(metric, unit)
         if d is None and metric not in unknown:
             unknown.append(metric)
         direction.append(d)

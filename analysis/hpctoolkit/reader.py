@@ -107,10 +107,7 @@ def _xml_times(gf):
     per_node = df.groupby(level="node", sort=False).agg(
         inc=("time (inc)", "sum"),
         exc=("time", "sum"),
-        name=("name", "first"),
-        module=("module", "first"),
-        file=("file", "first"),
-        type=("type", "first"),
+        **{column: (column, "first") for column in ("name", "module", "file", "type")},
     )
     nodes = per_node.to_dict("index")
     inclusive, exclusive, files = defaultdict(float), defaultdict(float), defaultdict(str)
