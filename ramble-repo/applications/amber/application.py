@@ -134,4 +134,3 @@ class Amber(ExecutableApplication):
         # Energies pmemd could not print (asterisks) or compute (NaN).
         finite_values=absent(r"(?i).*=\s+(?:\*\*\*\*+|[-+]?nan\b)"),
     )
-    no_crashes()

@@ -77,7 +77,6 @@ H2O_8 = [
     "&END FORCE_EVAL",
 ]
 
-NUM = r"[-+]?[0-9]*\.?[0-9]+(?:[eE][-+]?[0-9]+)?"
 # A row of the closing "T I M I N G" report: subroutine, calls (max), stack depth (ASD), self
 # time (average, max), total time (average, max).
 TIMING = (
@@ -221,4 +220,3 @@ class Cp2k(ExecutableApplication):
         finite_values=absent(r"(?i)^ (?:ENERGY|MD)\|.*\s[-+]?(?:nan|inf(?:inity)?)\s*$"),
         requested_ranks=r".*GLOBAL\| Total number of message passing processes\s+{n_ranks}\s*$",
     )
-    no_crashes()

@@ -231,7 +231,6 @@ class Gromacs(BuiltinGromacs):
         finite_values=absent(r"(?i)^(?=.*\b(?:nan|inf)\b)(?:\s+(?:[-+]?\d\.\d+e[-+]\d+|[-+]?nan|[-+]?inf))+\s*$"),
         requested_ranks=r".*Using {n_ranks} MPI (?:process|thread)",
     )
-    no_crashes()
 
 
 # The builtin's compiler (gcc 9.3) and specs pin a compiler and an Intel MPI; a study renders the

@@ -145,7 +145,6 @@ class Hpcc(BuiltinHpcc):
         requested_p=r"^P\s+:\s+{hpl_p}\s*$",
         requested_q=r"^Q\s+:\s+{hpl_q}\s*$",
     )
-    no_crashes()
 
     # HPCC prints %g: a whole number ("StarSTREAM_Scale=56") or an exponent ("1.5e-05"), which
     # the builtin's digits.digits regex dropped or cut. -1 (HPCC's "not measured", e.g. PingPong

@@ -4,9 +4,7 @@ import re
 from ramble.app.builtin.hpcg import Hpcg as BuiltinHpcg
 from ramble.app.hpcaas.montecarlo import *
 from ramble.appkit import *
-from ramble.expander import Expander
 
-RESULTS = Expander.expansion_str("results_file")
 NUM = r"(?P<value>[0-9]+(?:\.[0-9]*)?(?:[eE][-+]?[0-9]+)?)"
 
 # Every number of HPCG's result file, as (FOM name, HPCG 3.1's Section::Key, unit); the name is
@@ -259,7 +257,6 @@ class Hpcg(BuiltinHpcg):
         tests_passed=absent(r"^[^=]*::Result\s*=\s*FAILED"),
         finite_values=absent(r"(?i)^([^=]*=\s*[-+]?(nan|inf)\s*$|(SpMV|SymGS|total|final)\s*=\s*[-+]?(nan|inf))"),
     )
-    no_crashes()
 
     def _prepare_analysis(self, workspace, app_inst=None):
         """HPCG 3.0's YAML result is read in 3.1's form; the file as written is kept beside it (.yaml)."""

@@ -2,9 +2,6 @@ from ramble.app.builtin.hpl import Hpl as BuiltinHpl
 from ramble.app.builtin.hpl import pad_value
 from ramble.app.hpcaas.montecarlo import *
 from ramble.appkit import *
-from ramble.expander import Expander
-
-LOG = Expander.expansion_str("log_file")
 
 # HPL.dat for one problem, as (the builtin's variable, value, HPL's description), in file order:
 # only N, NB, the P x Q grid and the residual threshold vary (hpl_* variables); the algorithm
@@ -122,7 +119,6 @@ class Hpl(BuiltinHpl):
         ("GFlops", RESULT, "gflops", "GFLOP/s"),
         ("GFlops per GPU", RESULT_PER_GPU, "per_gpu", "GFLOP/s"),
         ("Scaled residual", RESIDUAL, "resid", ""),
-        log_file=LOG,
         contexts=["problem-name"],
     )
     for fom, what in (
@@ -130,7 +126,7 @@ class Hpl(BuiltinHpl):
         ("Tests failed", "completed and failed"),
         ("Tests skipped", "skipped"),
     ):
-        figure_of_merit(fom, log_file=LOG, fom_regex=summary(what), group_name="count", units="")
+        figure_of_merit(fom, fom_regex=summary(what), group_name="count", units="")
 
     log_criteria(
         LOG,
@@ -141,7 +137,6 @@ class Hpl(BuiltinHpl):
         no_errors=absent(r"^HPL ERROR"),
         finite_values=absent(r"(?i)^W[RC]\S+\s+.*\b(nan|inf)\b|^\|\|Ax-b\|\|.*=\s*[-+]?(nan|inf)\b"),
     )
-    no_crashes()
 
 
 # The builtin's spec pins gcc 9.3.0 and Intel MPI 2018: the study or the catalog renders the

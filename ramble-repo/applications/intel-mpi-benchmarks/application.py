@@ -1,9 +1,6 @@
 from ramble.app.builtin.intel_mpi_benchmarks import IntelMpiBenchmarks as BuiltinImb
 from ramble.app.hpcaas.montecarlo import *
 from ramble.appkit import *
-from ramble.expander import Expander
-
-LOG = Expander.expansion_str("log_file")
 
 # IMB-MPI1 tables, one row per message size:
 #   PingPong/PingPing:       #bytes #repetitions      t[usec]   Mbytes/sec
@@ -94,28 +91,24 @@ class IntelMpiBenchmarks(BuiltinImb):
     figure_of_merit_context("combo-bytes", regex=COMBINED, output_format="Bytes: {bytes} (Combo)")
 
     for _stat, _group in STATS:
-        figures_of_merit((f"Latency {_stat}", COLLECTIVE, _group, "usec"), log_file=LOG, contexts=["latency-bytes"])
-        figures_of_merit((f"Combo {_stat} time", COMBINED, _group, "usec"), log_file=LOG, contexts=["combo-bytes"])
+        figures_of_merit((f"Latency {_stat}", COLLECTIVE, _group, "usec"), contexts=["latency-bytes"])
+        figures_of_merit((f"Combo {_stat} time", COMBINED, _group, "usec"), contexts=["combo-bytes"])
     figures_of_merit(
         ("Bandwidth", PINGPONG, "bw", "Mbytes/sec"),
         ("Time", PINGPONG, "t", "usec"),
-        log_file=LOG,
         contexts=["bw-bytes"],
     )
-    figures_of_merit(("Combo", COMBINED, "bw", "Mbytes/sec"), log_file=LOG, contexts=["combo-bytes"])
+    figures_of_merit(("Combo", COMBINED, "bw", "Mbytes/sec"), contexts=["combo-bytes"])
     figures_of_merit(
         ("Band bandwidth", BAND, "bw", "Mbytes/sec"),
         ("Message rate", BAND, "rate", "Msg/sec"),
-        log_file=LOG,
         contexts=["band-bytes"],
     )
     # Barrier's table has no size column: #repetitions t_min[usec] t_max[usec] t_avg[usec].
     for _stat, _group in STATS:
-        figure_of_merit(f"Barrier latency {_stat}", log_file=LOG, fom_regex=BARRIER, group_name=_group, units="usec")
+        figure_of_merit(f"Barrier latency {_stat}", fom_regex=BARRIER, group_name=_group, units="usec")
     # "# #processes = 2" heads each table (IMB runs one table per process count from -npmin up).
-    figure_of_merit(
-        "Processes", log_file=LOG, fom_regex=r"^#\s*#processes\s*=\s*(?P<n>[0-9]+)", group_name="n", units=""
-    )
+    figure_of_merit("Processes", fom_regex=r"^#\s*#processes\s*=\s*(?P<n>[0-9]+)", group_name="n", units="")
 
     log_criteria(
         LOG,
@@ -129,7 +122,6 @@ class IntelMpiBenchmarks(BuiltinImb):
         requested_benchmark_ran=r"(?i)^# Benchmarking (?:{imb_benchmark})\s*$",
         requested_benchmark_only=absent(r"(?i)^# Benchmarking (?!(?:{imb_benchmark})\s*$)"),
     )
-    no_crashes()
 
 
 # The builtin also pins Intel MPI 2018 built with gcc 9.3.0: neither is what the studies use

@@ -34,7 +34,6 @@ LJ_INPUT = [
     "run {timesteps}",
 ]
 
-NUM = r"[-+]?[0-9]*\.?[0-9]+(?:[eE][-+]?[0-9]+)?"
 # "Performance: 74.406 ns/day, 0.323 hours/ns, 430.591 timesteps/s, 862.904 katom-step/s":
 # LJ units print tau/day, the others ns/day and hours/ns; atom-steps since 2020 (k, M or G).
 PERF = r"^Performance:.*?\s(?P<v>" + NUM + r") {unit}"
@@ -202,7 +201,6 @@ class Lammps(BuiltinLammps):
         ),
         requested_ranks=r".*with {n_ranks} MPI tasks",
     )
-    no_crashes()
 
 
 # The builtin's "Total wall time" is LAMMPS' H:MM:SS text ("0:00:01"), not a number, so a tidy

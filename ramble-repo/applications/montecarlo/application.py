@@ -10,14 +10,25 @@ from ramble.appkit import *
 # knows the application. This application is the one that imports nothing else.
 __all__ = [
     "CRASHES",
+    "LOG",
+    "NUM",
+    "RESULTS",
     "absent",
     "figures_of_merit",
     "log_criteria",
-    "no_crashes",
     "printf_command",
     "spack_package",
     "workload_variables",
 ]
+
+# Where FOMs and criteria read (README item 3): Ramble's log of the experiment (its stdout and
+# stderr), or the application's own results file, `results_file` in every application.
+LOG = "{log_file}"
+RESULTS = "{results_file}"
+
+# A number as C's printf and Fortran print it: signed, with or without a fraction or exponent
+# (1, -2.5, .5, 1.0E+03).
+NUM = r"[-+]?[0-9]*\.?[0-9]+(?:[eE][-+]?[0-9]+)?"
 
 # How a rank or a job step dies, whichever MPI and launcher ran it (alternatives, each found
 # anywhere in a line): Open MPI ("MPI_ABORT was invoked on rank 0", "mpirun noticed that process
@@ -49,18 +60,20 @@ class absent(str):
 def log_criteria(file, **criteria):
     """Success criteria named by what they check (ramble-repo/README.md item 4), in the order
     given, each a regex on the lines of `file`: a line must match it or, given as absent(regex),
-    none may. A keyword is the criterion's name with "_" for "-" (no_errors: "no-errors")."""
+    none may. A keyword is the criterion's name with "_" for "-" (no_errors: "no-errors").
+
+    Then the criterion every application has, `no-crashes`: no line of the experiment's own
+    output ({log_file}: its stdout and stderr, where MPI launchers and Slurm report) says a rank
+    or a job step died (CRASHES), whatever the application's own files say; the application's
+    `no-errors` names only its own error lines."""
     for name, regex in criteria.items():
-        kind = "anti_match" if isinstance(regex, absent) else "match"
-        success_criteria(name.replace("_", "-"), mode="string", file=file, **{kind: str(regex)})
+        _criterion(name, file, regex)
+    _criterion("no_crashes", LOG, absent(f".*(?:{CRASHES})"))
 
 
-def no_crashes():
-    """The criterion every application declares, `no-crashes`: no line of the experiment's
-    own output ({log_file}: its stdout and stderr, where MPI launchers and Slurm report) says a
-    rank or a job step died (CRASHES), whatever the application's own files say. The
-    application's `no-errors` names only its own error lines."""
-    log_criteria("{log_file}", no_crashes=absent(f".*(?:{CRASHES})"))
+def _criterion(name, file, regex):
+    kind = "anti_match" if isinstance(regex, absent) else "match"
+    success_criteria(name.replace("_", "-"), mode="string", file=file, **{kind: str(regex)})
 
 
 def figures_of_merit(*foms, **shared):
@@ -164,4 +177,3 @@ class Montecarlo(ExecutableApplication):
         requested_samples=r"^Number of Samples: {n_samples}\s*$",
         requested_threads=r"^Number of OpenMP threads: {n_threads}\s*$",
     )
-    no_crashes()

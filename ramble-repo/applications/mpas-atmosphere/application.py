@@ -1,7 +1,6 @@
 from ramble.app.hpcaas.montecarlo import *
 from ramble.appkit import *
 
-NUM = r"[-+]?[0-9]*\.?[0-9]+(?:[eE][+-]?[0-9]+)?"
 # A row of the timer table MPAS prints at the end of log.atmosphere.0000.out:
 # level, name, total, calls, min, max, avg, pct_tot, pct_par, par_eff (TIMER_TIMES: total to avg).
 TIMER_TIMES = rf"\s+(?P<total>{NUM})\s+(?P<calls>[0-9]+)\s+(?P<min>{NUM})\s+(?P<max>{NUM})\s+(?P<avg>{NUM})\s"
@@ -274,4 +273,3 @@ class MpasAtmosphere(ExecutableApplication):
         finite_values=absent(r"^\s*(global min, max|Timing for integration step).*\b(NaN|nan|Infinity|inf)\b"),
         requested_tasks=r"^Beginning MPAS-atmosphere Output Log File for task\s+0\s+of\s+{n_ranks}\s*$",
     )
-    no_crashes()

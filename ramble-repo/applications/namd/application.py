@@ -4,10 +4,8 @@ import re
 from ramble.app.builtin.namd import Namd as BuiltinNamd
 from ramble.app.hpcaas.montecarlo import *
 from ramble.appkit import *
-from ramble.expander import Expander
 from ramble.keywords import keywords
 
-NUM = r"[-+]?[0-9]*\.?[0-9]+(?:[eE][-+]?[0-9]+)?"
 # "Info: Benchmark time:" is the FOM line. NAMD 2.x ends it with days/ns; NAMD 3 in GPU-resident
 # mode prints ns/day there instead (and 0 MB memory), which Ramble's builtin regex does not read.
 UNIT = r"(?P<unit>days/ns|ns/day)"
@@ -87,10 +85,8 @@ class Namd(BuiltinNamd):
         "Ramble mirror (ramble mirror add <name> file://<mirror>)",
     )
 
-    log_file_str = Expander.expansion_str(keywords.log_file)
-
     log_criteria(
-        log_file_str,
+        LOG,
         # NAMD prints "End of program" (the builtin's criterion) after a FATAL ERROR too; a
         # completed run ends with its WallClock line.
         completed=r".*WallClock:\s+[0-9.]+\s+CPUTime:",
@@ -98,9 +94,8 @@ class Namd(BuiltinNamd):
         # Energies NAMD could not compute ("nan" in an ENERGY line) before it gives up on them.
         finite_values=absent(r"(?i)^ENERGY:.*\s[-+]?(?:nan|inf)(?:\s|$)"),
     )
-    no_crashes()
 
-    figure_of_merit("Number of CPUs", log_file=log_file_str, fom_regex=BENCHMARK, group_name="cpus", units="")
+    figure_of_merit("Number of CPUs", fom_regex=BENCHMARK, group_name="cpus", units="")
     # The benchmark lines and the first estimate alike, the rate in either unit NAMD prints.
     for _line, _regex in (("Benchmark", BENCHMARK), ("Initial", INITIAL)):
         figures_of_merit(
@@ -108,25 +103,21 @@ class Namd(BuiltinNamd):
             (f"{_line} memory used", _regex, "mem", "MB"),
             (f"{_line} days per nanosecond", _regex.replace(UNIT, "days/ns"), "rate", "days/ns"),
             (f"{_line} nanoseconds per day", _regex.replace(UNIT, "ns/day"), "rate", "ns/day"),
-            log_file=log_file_str,
         )
     figures_of_merit(
         ("Performance nanoseconds per day", "nspd", "ns/day"),
         ("Performance seconds per step", "sps", "s"),
         ("Performance step", "step", ""),
         ("Performance seconds per step deviation", "sd", "s"),
-        log_file=log_file_str,
         fom_regex=PERFORMANCE,
     )
-    figures_of_merit(
-        ("Startup time", "t", "s"), ("Startup memory", "mem", "MB"), log_file=log_file_str, fom_regex=STARTUP
-    )
+    figures_of_merit(("Startup time", "t", "s"), ("Startup memory", "mem", "MB"), fom_regex=STARTUP)
 
     def _analyze_experiments(self, workspace, app_inst=None):
         """ns/day of the last benchmark line, whichever unit NAMD printed, for the
         "Nanoseconds per day" FOM (namd_nspd_stat.out), so NAMD 2 and 3 results compare. The
         builtin's step then rewrites the same value from a days/ns line, or leaves ours."""
-        log_path = self.expander.expand_var(self.log_file_str)
+        log_path = self.expander.expand_var(LOG)
         nspd = None
         if os.path.isfile(log_path):
             with open(log_path) as f:

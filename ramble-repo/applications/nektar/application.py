@@ -1,7 +1,6 @@
 from ramble.app.hpcaas.montecarlo import *
 from ramble.appkit import *
 
-NUM = r"[-+]?[0-9]*\.?[0-9]+(?:[eE][+-]?[0-9]+)?"
 # Printed every IO_InfoSteps steps by Nektar++'s time-stepping solvers (UnsteadySystem).
 STEPS = r"^\s*Steps:\s*(?P<steps>[0-9]+)\s+Time:\s*(?P<time>" + NUM + r")\s+CPU Time:\s*(?P<cpu>" + NUM + r")s"
 # gslib's set-up report of an MPI run: "pairwise times (avg, min, max): 2.58e-06 2.51e-06 2.65e-06".
@@ -123,4 +122,3 @@ class Nektar(ExecutableApplication):
         # n_ranks).
         requested_processes=absent(r"^\s*Num\. Processes:\s*(?!{n_ranks}\s*$)[0-9]+\s*$"),
     )
-    no_crashes()

@@ -1,8 +1,5 @@
 from ramble.app.hpcaas.montecarlo import *
 from ramble.appkit import *
-from ramble.expander import Expander
-
-LOG = Expander.expansion_str("log_file")
 
 KERNELS = ["cg", "ep", "ft", "is", "lu", "mg"]
 
@@ -70,7 +67,6 @@ class Npb(ExecutableApplication):
         ("Size x", GRID, "nx", ""),
         ("Size y", GRID, "ny", ""),
         ("Size z", GRID, "nz", ""),
-        log_file=LOG,
     )
     for label, name, units in (
         (r"Iterations", "Iterations", ""),
@@ -87,7 +83,7 @@ class Npb(ExecutableApplication):
         (r"Mop/s/process", "Mop/s per process", "Mop/s"),
         (r"Mop/s/thread", "Mop/s per thread", "Mop/s"),
     ):
-        figure_of_merit(name, fom_regex=result(label), group_name="value", log_file=LOG, units=units)
+        figure_of_merit(name, fom_regex=result(label), group_name="value", units=units)
 
     log_criteria(
         LOG,
@@ -104,4 +100,3 @@ class Npb(ExecutableApplication):
         # The run's width: MPI processes (an OpenMP build's log, read as an experiment, its threads).
         requested_ranks=r"^\s*Total (?:processes|threads)\s*=\s*{n_ranks}\s*$",
     )
-    no_crashes()

@@ -5,7 +5,6 @@ from ramble.app.builtin.openfoam import Openfoam as BuiltinOpenfoam
 from ramble.app.hpcaas.montecarlo import *
 from ramble.appkit import *
 
-NUM = r"[-+]?[0-9]*\.?[0-9]+(?:[eE][+-]?[0-9]+)?"
 # Every OpenFOAM utility opens its log with a banner naming itself ("Exec   : simpleFoam -parallel");
 # the lines after it belong to that utility.
 # A utility run by its path ("Exec   : /usr/bin/simpleFoam -parallel", Debian's) is named by its file name.
@@ -167,7 +166,6 @@ class Openfoam(BuiltinOpenfoam):
         no_errors=absent(r".*(FOAM FATAL|FOAM aborting|Process received signal)"),
         finite_values=absent(r"^(.*residual|ExecutionTime|time step continuity errors).*=\s*[-+]?(nan|inf)\b"),
     )
-    no_crashes()
 
     def _prepare_analysis(self, workspace, app_inst=None):
         """Join the utilities' logs, in the order the workload ran them, into results_file (a

@@ -5,7 +5,6 @@ from ramble.app.hpcaas.montecarlo import *
 from ramble.appkit import *
 
 # OpenRadioss numbers print as ".2620E+01", "0.45" or "-0.0".
-NUM = r"[-+]?[0-9]*\.?[0-9]+(?:[eE][+-]?[0-9]+)?"
 # A row of the cycle table: CYCLE TIME TIME-STEP ELEMENT(type id) ERROR I-ENERGY K-ENERGY-T
 # K-ENERGY-R EXT-WORK MAS.ERR TOTAL-MASS MASS-ADDED (the last two since 2019's versions).
 CYCLE_ROW = (
@@ -254,7 +253,6 @@ class Openradioss(ExecutableApplication):
         requested_ranks=r"^\s*NUMBER OF SPMD DOMAINS\s+{n_ranks}\s*$",
         requested_threads=r"^\s*NUMBER OF THREADS PER DOMAIN\s+{n_threads}\s*$",
     )
-    no_crashes()
 
     def _prepare_analysis(self, workspace, app_inst=None):
         """Flatten the engine listing's per-process timer tables into openradioss_tables.out."""

@@ -6,7 +6,6 @@ from ramble.appkit import *
 from ramble.expander import Expander
 from ramble.keywords import keywords
 
-NUM = r"[-+]?[0-9]*\.?[0-9]+(?:[eE][+-]?[0-9]+)?"
 PER_ITERATION = r"^Time taken for 1 iteration, (?P<seconds>" + NUM + r")"
 # The weak scaling line: its process count and the grid points of each process.
 WEAK = (
@@ -114,7 +113,6 @@ class Opensbli(ExecutableApplication):
         description="OpenMP threads per rank (OpenSBLI_mpi_openmp)",
     )
 
-    log_str = Expander.expansion_str(keywords.log_file)
     rate_str = os.path.join(Expander.expansion_str(keywords.experiment_run_dir), "opensbli_rate.out")
 
     figures_of_merit(
@@ -127,7 +125,6 @@ class Opensbli(ExecutableApplication):
         ),
         ("Iterations", r"^performed (?P<iterations>[0-9]+) iterations", "iterations", ""),
         ("Time per iteration", PER_ITERATION, "seconds", "s"),
-        log_file=log_str,
     )
     figures_of_merit(
         ("Iterations per second", r"^Iterations per second: (?P<rate>" + NUM + r")", "rate", "iterations/s"),
@@ -141,19 +138,17 @@ class Opensbli(ExecutableApplication):
         ("Processes in weak scaling", WEAK, "p", ""),
         ("Grid points per process", WEAK, "n", ""),
         *[(f"Processes along {_axis}", DECOMPOSITION, _axis, "") for _axis in ("x", "y", "z")],
-        log_file=log_str,
     )
     figures_of_merit(
         ("Validation simulated time", "time", ""),
         ("Validation kinetic energy", "ke", ""),
         ("Validation enstrophy", "enstrophy", ""),
         ("Validation mean density", "rho", ""),
-        log_file=log_str,
         fom_regex=VALIDATION,
     )
 
     log_criteria(
-        log_str,
+        LOG,
         # The last line of a run: whether or not it wrote HDF5.
         completed=r"^(Not performing file I/O as write HDF5 is set to False|Time taken for writing HDF5 File is)",
         no_errors=absent(r".*(killed by signal|The simulation name is invalid|aborting the simulation)"),
@@ -161,12 +156,11 @@ class Opensbli(ExecutableApplication):
         finite_values=absent(r"^(Total Wall time|Time taken|.*, ).*\b[-+]?(nan|inf)\b"),
         requested_iterations=r"^performed {iterations} iterations",
     )
-    no_crashes()
 
     def _analyze_experiments(self, workspace, app_inst=None):
         """Iterations per second = 1 / (time per iteration), written to opensbli_rate.out for the
         "Iterations per second" figure of merit (a figure of merit is read, not computed)."""
-        log_path = self.expander.expand_var(self.log_str)
+        log_path = self.expander.expand_var(LOG)
         rate_path = self.expander.expand_var(self.rate_str)
         seconds = None
         if os.path.isfile(log_path):

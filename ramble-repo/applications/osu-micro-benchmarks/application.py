@@ -4,9 +4,6 @@ import re
 from ramble.app.builtin.osu_micro_benchmarks import OsuMicroBenchmarks as BuiltinOsu
 from ramble.app.hpcaas.montecarlo import *
 from ramble.appkit import *
-from ramble.expander import Expander
-
-LOG = Expander.expansion_str("log_file")
 
 # The studies' benchmarks and the largest message size each prints by default (1 << 22 for
 # point-to-point, 1 << 20 for collectives, in 5.3 as in 7.5).
@@ -81,7 +78,6 @@ class OsuMicroBenchmarks(BuiltinOsu):
         finite_values=absent(r"(?i)^\s*[0-9]+\s+.*\b(nan|inf)\b"),
         requested_max_size=r"^\s*{max_msg_size}\s+[0-9]+\.[0-9]+",
     )
-    no_crashes()
 
     def _prepare_analysis(self, workspace, app_inst=None):
         super()._prepare_analysis(workspace, app_inst)

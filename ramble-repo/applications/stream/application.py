@@ -3,8 +3,6 @@ from ramble.app.hpcaas.montecarlo import *
 from ramble.appkit import *
 from ramble.expander import Expander
 
-LOG = Expander.expansion_str("log_file")
-
 NUM = r"(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][-+]?[0-9]+)?"
 # The kernels' table. CPU builds (stream.c 5.10: "Copy:  20005.0  0.013100 ...", 5.9 and
 # stream.f: "Copy:  9645.7826  .0034 ...") print MB/s and times with at most 6 decimals;
@@ -111,7 +109,6 @@ class Stream(BuiltinStreamc):
         ("GPU array memory", r"^\s*Array size \((?:double|single) precision\)\s*=\s*(?P<v>" + NUM + ") MB", "MB"),
         ("GPU threads per block", r"^\s*using (?P<v>[0-9]+) threads per block", ""),
         ("GPU blocks", r"^\s*using [0-9]+ threads per block, (?P<v>[0-9]+) blocks", ""),
-        log_file=LOG,
         group_name="v",
     )
 
@@ -126,10 +123,9 @@ class Stream(BuiltinStreamc):
             ("min time", "min", "s"),
             ("max time", "max", "s"),
         ):
-            figure_of_merit(f"{op} {what}", log_file=LOG, fom_regex=cpu, group_name=group, units=units)
+            figure_of_merit(f"{op} {what}", fom_regex=cpu, group_name=group, units=units)
             figure_of_merit(
                 f"{op} GPU {what}",
-                log_file=LOG,
                 fom_regex=gpu,
                 group_name=group,
                 units="" if group == "rate" else units,
@@ -144,7 +140,6 @@ class Stream(BuiltinStreamc):
         verified=absent(r".*Failed Validation"),
         finite_values=absent(r"(?i)^\s*(Copy|Scale|Add|Triad):.*\b(nan|inf)\b"),
     )
-    no_crashes()
 
 
 # Replaced by the sized spec above (the builtin's fixes one size in cflags and pins gcc 12).
