@@ -30,25 +30,12 @@ def run(cmd, check=True, env=None, timeout=1800, cwd=ROOT):
     return proc
 
 
-# Run under `spack python`: SPEC solved, as JSON. Spack v0.23.1 drops every compiler it cannot
-# run here (libc detection), so a paper system's site compilers solve with that check off, as
-# scripts/concretize.py solves them.
-_SOLVE = """
-import sys
-import spack.solver.asp
-import spack.spec
-
-if sys.argv[3] != "local":
-    spack.solver.asp.using_libc_compatibility = lambda: False
-open(sys.argv[1], "w").write(spack.spec.Spec(sys.argv[2]).concretized().to_json())
-"""
-
-
 def solved(spec, system="local", config="", timeout=1200) -> Path:
-    """SPEC solved by Spack for `system` (its Spack config, with `spack -c` options CONFIG), as a
-    JSON file that `spack patch`, `spack install` or Spec.from_json take. Each solve takes 20-60
-    s, so the file is kept under $HPCAAS_CACHE/spec/, keyed by the hash of the system's Spack
-    inputs (hpcaas.spack_inputs), CONFIG and SPEC: unchanged inputs reuse it."""
+    """SPEC solved by Spack for `system` (its Spack config, with `spack -c` options CONFIG) by the
+    project's solve (scripts/concretize.py), as a JSON file that `spack patch`, `spack install`
+    or Spec.from_json take. Each solve takes 20-60 s, so the file is kept under
+    $HPCAAS_CACHE/spec/, keyed by the hash of the system's Spack inputs (hpcaas.spack_inputs),
+    CONFIG and SPEC: unchanged inputs reuse it."""
     import hashlib
     import tempfile
 
@@ -59,9 +46,8 @@ def solved(spec, system="local", config="", timeout=1200) -> Path:
     if not out.exists():
         out.parent.mkdir(parents=True, exist_ok=True)
         with tempfile.TemporaryDirectory() as tmp:
-            (Path(tmp) / "solve.py").write_text(_SOLVE)
             run(
-                f"hpcaas_system {system} && spack {config} python {tmp}/solve.py {tmp}/spec.json '{spec}' {system}",
+                f"hpcaas_system {system} && spack {config} python scripts/concretize.py '{spec}' {tmp}/spec.json",
                 timeout=timeout,
             )
             (Path(tmp) / "spec.json").replace(out)  # whole, or not at all

@@ -1,26 +1,17 @@
-"""The catalog on this machine: `spack spec` concretizes every application's spec (as the
-catalog builds it: the application's own spec, with Open MPI where it is an MPI code Spack
-builds) for the `local` system (its compiler, Open MPI and target), slow-tier and licensed
-applications included, and `ramble info` lists every application with its workloads and FOMs.
-
-Each `spack spec` takes 20-60 s, so its output is kept under $HPCAAS_CACHE/spec/<key>/, the key
-being the hash of local's Spack inputs (hpcaas.spack_inputs); unchanged inputs reuse it."""
+"""The catalog on this machine: Spack solves every application's spec (as the catalog builds
+it: the application's own spec, with Open MPI where it is an MPI code Spack builds) for the
+`local` system (its compiler, Open MPI and target), slow-tier and licensed applications
+included, and `ramble info` lists every application with its workloads and FOMs. The solves
+are testkit.solved's, kept in its cache."""
 
 import os
 import re
 from concurrent.futures import ThreadPoolExecutor
-from pathlib import Path
 
 import pytest
-from testkit import ROOT, local_facts, run
-
-from hpcaas.spack_inputs import inputs_hash
+from testkit import ROOT, local_facts, run, solved
 
 APPS = sorted(p.parent.name for p in (ROOT / "ramble-repo/applications").glob("*/application.py"))
-
-
-def _key():
-    return inputs_hash("local")[:24]
 
 
 def _specs() -> list:
@@ -32,45 +23,42 @@ def _specs() -> list:
     ]
 
 
-@pytest.fixture(scope="module")
-def specs(project):
-    cache = Path(os.environ.get("HPCAAS_CACHE", Path.home() / ".cache/hpcaas-bench")) / "spec" / _key()
-    cache.mkdir(parents=True, exist_ok=True)
-
-    def one(spec):
-        # + and ~ spelled out: "montecarlo +rand_r" and "montecarlo ~rand_r" are two files.
-        out = cache / (re.sub(r"[^A-Za-z0-9]+", "_", spec.replace("+", "with_").replace("~", "without_")) + ".txt")
-        if not out.exists():
-            proc = run(f"spack spec -I '{spec}'", check=False, timeout=900)
-            if proc.returncode != 0:
-                return proc.returncode, proc.stderr
-            out.write_text(proc.stdout)
-        return 0, out.read_text()
-
-    wanted = _specs()
-    with ThreadPoolExecutor(os.cpu_count() or 1) as pool:  # a solve uses one core
-        return dict(zip(wanted, pool.map(one, wanted)))
-
-
-def test_every_application_concretizes_for_local(specs):
-    failures = [f"{spec}: {why}" for spec, (rc, text) in specs.items() for why in _wrong(rc, text, spec)]
-    assert specs and not failures, "\n".join(failures)
-
-
-def _wrong(rc, text, spec) -> list:
-    """What is wrong with a solve: it failed, or its root is not the application at its pinned
-    version with its variants, built with local's compiler for local's target."""
-    if rc != 0:
-        return [f"spack spec failed:\n{text[-2000:]}"]
-    first = next(
-        line
-        for line in text.splitlines()
-        if re.match(r"^\[[ e+^-]\]|^ - |^\[e\]", line) or re.match(r"^\s*-?\s*\w", line) and "@" in line
-    )
+def _wanted(spec) -> str:
+    """SPEC with local's compiler and target on its root: what the solve must satisfy."""
     local = local_facts()
-    root, *variants = spec.split(" ^")[0].replace("@=", "@").split()
-    wants = [root, local["compiler"], f"arch=linux-{local['os']}-{local['target']}", *variants]
-    return [f"no {w} in the root: {first}" for w in wants if w not in first]
+    root, *deps = spec.split(" ^")
+    return " ^".join([f"{root} {local['compiler']} arch=linux-{local['os']}-{local['target']}", *deps])
+
+
+# Spack's own test of each solve (Spec.satisfies), in one Spack process: a line per solve that
+# does not satisfy what it must.
+_CHECK = """
+import sys
+import spack.spec
+
+for line in open(sys.argv[1]):
+    path, wanted = line.rstrip("\\n").split("\\t")
+    with open(path) as f:
+        root = spack.spec.Spec.from_json(f.read())
+    if not root.satisfies(wanted):
+        print(f"{wanted}: solved as {root.format('{name}{@version}{%compiler}{variants} {arch=architecture}')}")
+"""
+
+
+def test_every_application_concretizes_for_local(project, tmp_path):
+    def one(spec):
+        try:
+            return spec, solved(spec, timeout=900), None
+        except pytest.fail.Exception as failed:
+            return spec, None, f"{spec}: {failed}"
+
+    with ThreadPoolExecutor(os.cpu_count() or 1) as pool:  # a solve uses one core
+        results = list(pool.map(one, _specs()))
+    failures = [why for _, _, why in results if why]
+    (tmp_path / "check.py").write_text(_CHECK)
+    (tmp_path / "solved.tsv").write_text("".join(f"{path}\t{_wanted(spec)}\n" for spec, path, _ in results if path))
+    failures += run(f"spack python {tmp_path}/check.py {tmp_path}/solved.tsv").stdout.splitlines()
+    assert results and not failures, "\n".join(failures)
 
 
 # `ramble info APP` for each APP in one Ramble process (Ramble's own command, as the CLI runs

@@ -3,7 +3,6 @@
 through sbatch, OSU's whole message-size table, and the report's Fig. 1 tables."""
 
 import csv
-import subprocess
 
 import pytest
 import yaml
@@ -33,15 +32,9 @@ def _system_roles():
 
 
 def test_osu_small_preset_through_slurm(project, slurm_cluster: Cluster):
-    proc = subprocess.run(
-        ["make", "reproduce", f"STUDY={STUDY}", "SYSTEM=local-slurm", "SCALE=small"],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=1800,
-        env=dict(slurm_cluster.env),
+    slurm_cluster.run(
+        "make", "reproduce", f"STUDY={STUDY}", "SYSTEM=local-slurm", "SCALE=small", cwd=ROOT, timeout=1800
     )
-    assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
 
     compiler, mpi, fabric = _system_roles()
     rows = list(csv.DictReader((ROOT / "results" / STUDY / "results.csv").open()))

@@ -4,7 +4,6 @@ OpenFOAM motorBike on 2 ranks, whose srun lines carry the swept --cpu-bind and -
 the report pivots each utility's time by both."""
 
 import csv
-import subprocess
 
 import pytest
 from slurm_helpers import ROOT, Cluster
@@ -26,16 +25,9 @@ NAMES = {f"motorbike-local-slurm-bind-{b}-dist-default-2nodes-1x1" for b in ("no
 
 
 def test_binding_distribution_study_through_slurm(project, slurm_cluster: Cluster):
-    env = {k: v for k, v in slurm_cluster.env.items()}
-    proc = subprocess.run(
-        ["make", "reproduce", f"STUDY={STUDY}", "SYSTEM=local-slurm", "SCALE=small"],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=3600,
-        env=env,
+    slurm_cluster.run(
+        "make", "reproduce", f"STUDY={STUDY}", "SYSTEM=local-slurm", "SCALE=small", cwd=ROOT, timeout=3600
     )
-    assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
 
     rows = list(csv.DictReader((ROOT / "results" / STUDY / "results.csv").open()))
     assert {r["experiment"] for r in rows} == {f"openfoam.motorbike.{n}" for n in NAMES}
