@@ -55,7 +55,7 @@ def build(verdict, system, limits, results, baseline=None, gate=None, jobs=None)
         parts += [
             "## Against the baseline\n",
             f"Baseline: `{baseline}`. A FOM fails when it moved the bad way by more than its tolerance "
-            "(max(2 %, 3 x its run-to-run CV)).\n",
+            "(max(2 %, 3 x its run-to-run CV, the baseline's and the run's in quadrature)).\n",
             f"## FOMs that moved ({len(moved)})\n",
             _table(moved[cols]),
             "## All gated FOMs\n",
