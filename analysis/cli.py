@@ -342,8 +342,8 @@ def build_parser():
         sub, cmd_gate, "PASS/FAIL per FOM against a baseline; exit 1 on a regression", metric=False, direction=True
     )
     p.add_argument("--baseline", required=True, help="the baseline results CSV")
-    p.add_argument("--sigma", type=float, default=3.0, help="tolerance in run-to-run CVs (default: %(default)s)")
-    p.add_argument("--floor", type=float, default=0.02, help="smallest tolerance, a fraction (default: %(default)s)")
+    p.add_argument("--sigma", type=float, default=gate.SIGMA, help="tolerance in run-to-run CVs (default: %(default)s)")
+    p.add_argument("--floor", type=float, default=gate.FLOOR, help="least tolerance, a fraction (default: %(default)s)")
     p.add_argument("--metric", dest="metrics", nargs="+", help="gate only these FOMs")
 
     p = sub.add_parser("plot", help="PNG: scaling curves with the ideal line, or grouped A/B bars")

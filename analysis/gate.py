@@ -17,6 +17,13 @@ from analysis import directions, frame, repeats, units
 from analysis.errors import InputError
 
 PASS, FAIL, NEW, SKIP = "PASS", "FAIL", "NEW", "SKIP"
+# The tolerance's defaults: 3 CVs, and never below 2 %.
+SIGMA, FLOOR = 3.0, 0.02
+
+
+def rule(sigma=SIGMA, floor=FLOOR) -> str:
+    """The tolerance in words, for reports."""
+    return f"max({floor * 100:g} %, {sigma:g} x its run-to-run CV, the baseline's and the run's in quadrature)"
 
 
 def _scale(metric, unit_measured, unit_baseline, file) -> float:
@@ -37,8 +44,8 @@ def gate(
     baseline,
     measured_file,
     baseline_file,
-    sigma=3.0,
-    floor=0.02,
+    sigma=SIGMA,
+    floor=FLOOR,
     metrics=None,
     higher_is_better=None,
     lower_is_better=None,

@@ -14,6 +14,7 @@ from analysis import files
 from analysis.cli import _Parser
 from analysis.errors import InputError
 from analysis.frame import SUCCESS
+from analysis.gate import rule as gate_rule
 
 
 def _table(df: pd.DataFrame) -> str:
@@ -55,7 +56,7 @@ def build(verdict, system, limits, results, baseline=None, gate=None, jobs=None)
         parts += [
             "## Against the baseline\n",
             f"Baseline: `{baseline}`. A FOM fails when it moved the bad way by more than its tolerance "
-            "(max(2 %, 3 x its run-to-run CV, the baseline's and the run's in quadrature)).\n",
+            f"({gate_rule()}).\n",
             f"## FOMs that moved ({len(moved)})\n",
             _table(moved[cols]),
             "## All gated FOMs\n",

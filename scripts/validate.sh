@@ -3,7 +3,7 @@
 # system's scheduler, then gate it against the hardware's limits (hpcaas limits: each FOM's
 # fraction of what the system's facts allow, against the fraction a healthy system reaches) and,
 # when the system has a baseline, against it too (hpcaas-analyze gate: a FOM fails when it moved
-# the bad way by more than max(2 %, 3 x its run-to-run CV, the baseline's and the run's in quadrature)).
+# the bad way by more than its tolerance: analysis/gate.py).
 # Usage: scripts/validate.sh SYSTEM [BASELINE]      exit 0 PASS, 1 FAIL (either gate, or a failed run)
 #        scripts/validate.sh --baseline SYSTEM [FILE]   write FILE (baselines/<system>.csv) from a clean run
 # A first validation without a baseline that PASSes the limits keeps its run as the baseline.
