@@ -56,6 +56,22 @@ for a in "${assignments[@]}"; do
     [[ "$a" == *=* ]] || die "SET: '$a' is not name=value (e.g. SET=pin=core0)"
     set_args+=(-c "variables:${a%%=*}:${a#*=}")
 done
+# Ramble solves the environments one after another, each keeping one core busy for ~20 s: let
+# Ramble write them all first (its software_create_env phase), solve those without a lock side
+# by side, one Spack per core, with Ramble's own concretize flags; Ramble then finds them solved.
+# A solve that fails here is solved again, and reported, by its application's setup below.
+ramble "${set_args[@]}" -D "$ws" workspace setup --phases software_create_env >/dev/null ||
+    say "$study: writing the Spack environments failed; each application's setup below says why"
+flags=$(ramble -D "$ws" config get config | "$VENV/bin/python" -c 'import sys, yaml; print(yaml.safe_load(sys.stdin)["config"]["spack"]["concretize"]["flags"] or "")')
+unsolved=()
+for env in "$ws"/software/*/spack.yaml; do
+    [ -f "$env" ] && [ ! -f "${env%.yaml}.lock" ] && unsolved+=("$(dirname "$env")")
+done
+if [ ${#unsolved[@]} -gt 0 ]; then
+    say "$study: solving ${#unsolved[@]} Spack environments, $(nproc) at a time"
+    # shellcheck disable=SC2016  # $0 and $1 belong to the inner shell
+    printf '%s\0' "${unsolved[@]}" | xargs -0 -P "$(nproc)" -n 1 sh -c 'spack -e "$1" concretize $0 >"$1/concretize.log" 2>&1 || true' "$flags"
+fi
 # One application at a time, so that an application that does not build fails its own
 # experiments (FAILED, never run) and not the whole study.
 out=results/$study

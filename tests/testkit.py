@@ -30,12 +30,26 @@ def run(cmd, check=True, env=None, timeout=1800, cwd=ROOT):
     return proc
 
 
+def catalog_spec(app) -> str:
+    """The spec the catalog builds APP from on `local` (hpcaas.catalog.entries: the application's
+    own spec, with Open MPI where it is an MPI code Spack builds)."""
+    from hpcaas import catalog
+
+    found = [e for e in catalog.entries("local") if e["application"] == app]
+    if len(found) != 1:
+        pytest.fail(f"{app}: {len(found)} entries in the catalog of local (hpcaas.catalog.entries), not one")
+    e = found[0]
+    return e["spec"] + (" ^openmpi" if e["mpi"] and e["built_by"] == "spack" else "")
+
+
 def solved(spec, system="local", config="", timeout=1200) -> Path:
     """SPEC solved by Spack for `system` (its Spack config, with `spack -c` options CONFIG) by the
     project's solve (scripts/concretize.py), as a JSON file that `spack patch`, `spack install`
     or Spec.from_json take. Each solve takes 20-60 s, so the file is kept under
     $HPCAAS_CACHE/spec/, keyed by the hash of the system's Spack inputs (hpcaas.spack_inputs),
-    CONFIG and SPEC: unchanged inputs reuse it."""
+    CONFIG and SPEC: unchanged inputs reuse it, and a test that asks while another test (or
+    xdist worker) solves the same waits for that solve rather than solving it twice."""
+    import fcntl
     import hashlib
     import tempfile
 
@@ -43,14 +57,16 @@ def solved(spec, system="local", config="", timeout=1200) -> Path:
 
     key = hashlib.sha256(f"{inputs_hash(system)}\0{config}\0{spec}".encode()).hexdigest()[:32]
     out = Path(os.environ.get("HPCAAS_CACHE", Path.home() / ".cache/hpcaas-bench")) / "spec" / "solved" / f"{key}.json"
-    if not out.exists():
-        out.parent.mkdir(parents=True, exist_ok=True)
-        with tempfile.TemporaryDirectory() as tmp:
-            run(
-                f"hpcaas_system {system} && spack {config} python scripts/concretize.py '{spec}' {tmp}/spec.json",
-                timeout=timeout,
-            )
-            (Path(tmp) / "spec.json").replace(out)  # whole, or not at all
+    out.parent.mkdir(parents=True, exist_ok=True)
+    with open(out.with_suffix(".lock"), "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not out.exists():
+            with tempfile.TemporaryDirectory() as tmp:
+                run(
+                    f"hpcaas_system {system} && spack {config} python scripts/concretize.py '{spec}' {tmp}/spec.json",
+                    timeout=timeout,
+                )
+                (Path(tmp) / "spec.json").replace(out)  # whole, or not at all
     return out
 
 

@@ -9,18 +9,9 @@ import re
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
-from testkit import ROOT, local_facts, run, solved
+from testkit import ROOT, catalog_spec, local_facts, run, solved
 
 APPS = sorted(p.parent.name for p in (ROOT / "ramble-repo/applications").glob("*/application.py"))
-
-
-def _specs() -> list:
-    """The spec of each application (hpcaas.catalog.entries: derived from ramble-repo/)."""
-    from hpcaas import catalog
-
-    return [
-        e["spec"] + (" ^openmpi" if e["mpi"] and e["built_by"] == "spack" else "") for e in catalog.entries("local")
-    ]
 
 
 def _wanted(spec) -> str:
@@ -53,7 +44,7 @@ def test_every_application_concretizes_for_local(project, tmp_path):
             return spec, None, f"{spec}: {failed}"
 
     with ThreadPoolExecutor(os.cpu_count() or 1) as pool:  # a solve uses one core
-        results = list(pool.map(one, _specs()))
+        results = list(pool.map(one, map(catalog_spec, APPS)))
     failures = [why for _, _, why in results if why]
     (tmp_path / "check.py").write_text(_CHECK)
     (tmp_path / "solved.tsv").write_text("".join(f"{path}\t{_wanted(spec)}\n" for spec, path, _ in results if path))

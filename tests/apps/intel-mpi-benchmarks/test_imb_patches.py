@@ -2,12 +2,12 @@
 applied to the upstream tag's tree as our recipe pins it (by commit), read back from the stage."""
 
 import pytest
-from testkit import staged_source
+from testkit import catalog_spec, staged_source
 
 
 @pytest.fixture(scope="module")
 def src(project, tmp_path_factory):
-    return staged_source("intel-mpi-benchmarks@2019.1 ^openmpi", tmp_path_factory.mktemp("stage"))
+    return staged_source(catalog_spec("intel-mpi-benchmarks"), tmp_path_factory.mktemp("stage"))
 
 
 def test_add_const_patch_applied(src):

@@ -2,7 +2,7 @@
 commit, fetched as Spack fetches it), read back from the staged and patched source."""
 
 import pytest
-from testkit import staged_source
+from testkit import catalog_spec, staged_source
 
 
 def patched_source(spec, tmp_path):
@@ -13,7 +13,7 @@ def patched_source(spec, tmp_path):
 
 @pytest.fixture(scope="module")
 def with_rand_r(project, tmp_path_factory):
-    return patched_source("montecarlo +rand_r", tmp_path_factory.mktemp("stage"))
+    return patched_source(catalog_spec("montecarlo"), tmp_path_factory.mktemp("stage"))
 
 
 @pytest.fixture(scope="module")

@@ -6,12 +6,12 @@ the recipe builds %cce with is the Cray one."""
 import json
 
 import pytest
-from testkit import ROOT, staged_source
+from testkit import ROOT, catalog_spec, staged_source
 
 
 @pytest.fixture(scope="module")
 def stage(project, tmp_path_factory):
-    return staged_source("mpas-atmosphere@7.3 ^openmpi", tmp_path_factory.mktemp("stage"))
+    return staged_source(catalog_spec("mpas-atmosphere"), tmp_path_factory.mktemp("stage"))
 
 
 def test_no_lookup_tables_patch_applied(stage):
