@@ -171,6 +171,11 @@ class Openfoam(BuiltinOpenfoam):
         """Join the utilities' logs, in the order the workload ran them, into results_file (a
         figure of merit reads one file). Without any of them (a log from elsewhere placed at
         results_file), results_file is left as it is."""
+        # An experiment whose build failed was never set up: the builtin's step would write its
+        # openfoam_config into a directory that does not exist and stop the whole analysis,
+        # every other application's experiments included. It stays FAILED.
+        if not os.path.isdir(self.expander.expand_var("{experiment_run_dir}")):
+            return
         super()._prepare_analysis(workspace, app_inst)
         logs = []
         for name in self.workloads[self.expander.expand_var("{workload_name}")].executables:
