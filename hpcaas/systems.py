@@ -3,6 +3,7 @@ their facts (Ramble variables, the job script), compute R_peak and price.
 
     hpcaas systems [--configs DIR] validate [PATH ...]   # OK <file>, or <file>: <key>: <expected>
     hpcaas systems [--configs DIR] table                 # what `make systems` prints
+    hpcaas systems [--configs DIR] diff A B [--markdown] # what differs between two systems, fact by fact
 
 A system folder holds only facts a person writes: system.yaml (each fact {value, source}),
 spack/ (compilers, packages, definitions) and ramble/ (launchers and other variables, fabrics,
@@ -23,6 +24,7 @@ import jsonschema
 import yaml
 
 from analysis.errors import InputError
+from hpcaas import toolchain
 from hpcaas.paths import CONFIGS
 from hpcaas.paths import SCHEDULERS as TEMPLATES
 
@@ -33,6 +35,10 @@ TARGETS_FILE = CONFIGS / "schema" / "archspec-targets.json"
 #: expected fractions of the hardware limits per processor family, the
 #: documented shape of `local`).
 NOT_SYSTEMS = {"schema", "schedulers", "expected", "local.example"}
+
+#: The systems `make system` writes for the machine it runs on (git-ignored): the others are
+#: committed and each has a solved validation lock (environments/validate/<system>/).
+GENERATED = ("local", "local-slurm")
 
 #: Files every system folder has besides system.yaml (ramble/env_vars.yaml is optional).
 SYSTEM_FILES = ["spack/compilers.yaml", "spack/packages.yaml", "ramble/variables.yaml", "ramble/fabrics.yaml"]
@@ -208,7 +214,8 @@ def _check_semantics(doc, file: Path):
             f"at most {4 * width // 64} (two FMA pipes of vector_width_bits={width}); got {flops}",
         )
     for i, gpu in enumerate(doc["gpus"]):
-        if gpu["dp_gflops"]["value"] > gpu["sp_gflops"]["value"]:
+        dp, sp = gpu["dp_gflops"]["value"], gpu["sp_gflops"]["value"]
+        if dp is not None and sp is not None and dp > sp:
             raise InputError(file, f"gpus.{i}.dp_gflops", "a DP peak not above the SP peak (sp_gflops)")
     if price:
         date = datetime.date.fromisoformat((price["date"] + "-01-01")[:10])
@@ -270,10 +277,41 @@ def check_system_dir(folder, doc=None) -> dict:
                 f"compilers.{i}.compiler.target",
                 f"{arch} (processor.architecture) or any; got {comp.get('target')!r}",
             )
-    _mapping(folder / "spack/packages.yaml", "packages")
+    packages = _mapping(folder / "spack/packages.yaml", "packages")
+    _check_image(folder, doc, compilers, packages)
 
     ramble_config(folder, doc)
     return doc
+
+
+def _check_image(folder: Path, doc: dict, compilers: list, packages: dict):
+    """The image's compiler, MPIs and fabric libraries (system.yaml `image`, with sources) are
+    what the Spack files register: written once with their source, checked here."""
+    image = doc.get("image")
+    if not image:
+        return
+    specs = {c["compiler"]["spec"].replace("@=", "@") for c in compilers if isinstance(c, dict)}
+    compiler = image["compiler"]["value"]
+    if compiler not in specs:
+        raise InputError(
+            folder / "spack/compilers.yaml",
+            "compilers",
+            f"an entry for {compiler} (image.compiler of system.yaml); has {', '.join(sorted(specs))}",
+        )
+    externals = {
+        e["spec"].split()[0].replace("@=", "@")
+        for conf in packages.values()
+        if isinstance(conf, dict)
+        for e in conf.get("externals", [])
+    }
+    for key in ("mpis", "fabric"):
+        for spec in image[key]["value"]:
+            if spec not in externals:
+                raise InputError(
+                    folder / "spack/packages.yaml",
+                    f"packages.{spec.split('@')[0]}",
+                    f"an external {spec} (image.{key} of system.yaml)",
+                )
 
 
 def ramble_config(folder, doc=None) -> dict:
@@ -283,6 +321,9 @@ def ramble_config(folder, doc=None) -> dict:
     system's scheduler (configs/schedulers/<scheduler>.tpl)."""
     folder = Path(folder)
     doc = doc or load_system(folder)
+    # A compiler Spack would refuse for the system's target stops here, before any study is
+    # rendered for the system (Spack's own archspec decides: hpcaas/toolchain.py).
+    toolchain.check(folder, value(doc, "processor.target"))
     var_file, fab_file, env_file = (folder / "ramble" / f for f in ("variables.yaml", "fabrics.yaml", "env_vars.yaml"))
     variables = dict(_mapping(var_file, "variables"))
     fabrics = _mapping(fab_file, "fabrics")
@@ -382,7 +423,9 @@ def rpeak_per_node_gflops(system: dict, gpu: str = "dp") -> float:
     cpu = cores_per_node(system) * value(system, "base_clock_ghz") * value(system, "dp_flops_per_cycle")
     extra = 0.0
     for g in system["gpus"]:
-        per_gpu = {"dp": g["dp_gflops"]["value"], "half_sp": 0.5 * g["sp_gflops"]["value"], "none": 0.0}[gpu]
+        # A GPU whose peak is not known (a probed one) adds nothing: R_peak is then the CPU's.
+        dp, sp = g["dp_gflops"]["value"] or 0.0, g["sp_gflops"]["value"] or 0.0
+        per_gpu = {"dp": dp, "half_sp": 0.5 * sp, "none": 0.0}[gpu]
         extra += g["count"]["value"] * per_gpu
     return cpu + extra
 
@@ -483,7 +526,7 @@ def _table(configs_dir) -> int:
 
 
 def register(sub):
-    """`hpcaas systems validate|table`."""
+    """`hpcaas systems validate|table|diff`."""
     ap = sub.add_parser(
         "systems", help="validate the systems of configs/, or print their table", description=__doc__.split("\n")[0]
     )
@@ -492,6 +535,10 @@ def register(sub):
     val = cmds.add_parser("validate", help="validate system.yaml files or system folders (default: all)")
     val.add_argument("paths", nargs="*", help="system.yaml files or configs/<system> folders")
     cmds.add_parser("table", help="print cores/node, target, network, R_peak and price of every system")
+    diff = cmds.add_parser("diff", help="what differs between two systems, fact by fact (hardware, then software)")
+    diff.add_argument("a", help="a folder of configs/")
+    diff.add_argument("b", help="a folder of configs/")
+    diff.add_argument("--markdown", action="store_true", help="a Markdown table (what a report shows)")
     ap.set_defaults(func=_main)
 
 
@@ -501,4 +548,16 @@ def _main(args) -> int:
         return 2
     if args.systems_command == "validate":
         return _validate_paths(args.paths, args.configs)
+    if args.systems_command == "diff":
+        return _diff(args)
     return _table(args.configs)
+
+
+def _diff(args) -> int:
+    from hpcaas import systemdiff
+
+    for name in (args.a, args.b):
+        check_system_dir(Path(args.configs) / name)  # a bad system stops here, on one line
+    table = systemdiff.rows(args.a, args.b, args.configs)
+    print(systemdiff.markdown(table, args.a, args.b) if args.markdown else systemdiff.text(table, args.a, args.b))
+    return 0
