@@ -19,6 +19,7 @@ from pathlib import Path
 
 import yaml
 
+from hpcaas import probe
 from hpcaas.paths import ROOT
 
 MULTIARCH = subprocess.run(["gcc", "-print-multiarch"], capture_output=True, text=True).stdout.strip()
@@ -109,49 +110,6 @@ def debian_externals(table=DEBIAN_EXTERNALS):
     return found
 
 
-def lscpu():
-    out = subprocess.run(["lscpu"], capture_output=True, text=True, env={**os.environ, "LC_ALL": "C"}).stdout
-    return {k.strip(): v.strip() for k, _, v in (line.partition(":") for line in out.splitlines())}
-
-
-def cpu_flags():
-    for line in open("/proc/cpuinfo"):
-        if line.startswith(("flags", "Features")):
-            return set(line.split(":", 1)[1].split())
-    return set()
-
-
-def base_clock(info):
-    """GHz from the model name (Intel: '@ 2.10GHz'), else lscpu's max MHz, else the TSC rate
-    a KVM guest reports as BogoMIPS / 2: each says where it came from."""
-    named = re.search(r"@\s*([0-9.]+)\s*GHz", info.get("Model name", ""))
-    if named:
-        return float(named.group(1)), "from the model name"
-    if info.get("CPU max MHz"):
-        return round(float(info["CPU max MHz"]) / 1000, 3), "lscpu CPU max MHz"
-    return round(
-        float(info.get("BogoMIPS", 2000)) / 2000, 3
-    ), "BogoMIPS / 2 (the TSC rate; a VM hides the nominal clock)"
-
-
-def last_level_cache_mib(info):
-    """The node's last-level cache, all instances: lscpu's 'L3 cache: 260 MiB (1 instance)' (its
-    highest level present), None when lscpu does not say."""
-    for level in ("L3 cache", "L2 cache"):
-        match = re.match(r"([0-9.]+)\s*([KMG])i?B?\b", info.get(level, ""))
-        if match:
-            return float(match[1]) * {"K": 1 / 1024, "M": 1, "G": 1024}[match[2]]
-    return None
-
-
-def vector_facts(flags):
-    """Widest DP SIMD and DP FLOP/cycle/core, assuming two FMA pipes (true of Zen 2-4 and of
-    Intel server cores since Haswell); not verified against the vendor for this SKU."""
-    width = 512 if "avx512f" in flags else 256 if "avx2" in flags or "avx" in flags else 128
-    fma = 2 if ("fma" in flags or "asimd" in flags) else 1
-    return width, 2 * (width // 64) * fma
-
-
 def fact(value, source, note=None, verified=None):
     out = {"value": value, "source": source}
     if note:
@@ -161,12 +119,49 @@ def fact(value, source, note=None, verified=None):
     return out
 
 
-def system_facts(target, launchers):
+def hardware_facts(node: dict, target: str, src: str) -> dict:
+    """The schema's hardware facts of one node (hpcaas.probe.node_facts), each citing `src`:
+    written by the same code for this machine, its emulated Slurm nodes and a probed cluster,
+    so that two descriptions of the same hardware are equal (hpcaas systems diff)."""
+    facts = {
+        "processor": {
+            "vendor": fact(node["vendor"], src),
+            "model": fact(node["model"], src),
+            "architecture": fact(node["architecture"], src),
+            "target": fact(target, src, "spack arch --target (archspec)"),
+        },
+        "sockets": fact(node["sockets"], src),
+        "cores_per_socket": fact(node["cores_per_socket"], src, "the cores a job may use (its CPU affinity)"),
+        "threads_per_core": fact(node["threads_per_core"], src),
+        "base_clock_ghz": fact(node["base_clock_ghz"], src, node["clock_note"], verified=False),
+        "vector_width_bits": fact(node["vector_width_bits"], src, "widest DP SIMD in the CPU flags"),
+        "dp_flops_per_cycle": fact(
+            node["dp_flops_per_cycle"], src, "2 FMA pipes x SIMD width / 64 bit x 2 FLOP (assumed)", verified=False
+        ),
+        "memory_per_node_gib": fact(node["memory_gib"], src),
+        "last_level_cache_mib": fact(node["llc_mib"], src),
+        "l1d_cache_kib": fact(node["l1d_kib"], src),
+        "l2_cache_kib": fact(node["l2_kib"], src),
+        "gpus": [
+            {
+                "model": fact(g["model"], src),
+                "count": fact(g["count"], src),
+                "dp_gflops": fact(None, src, "not probed: the vendor's data sheet gives it"),
+                "sp_gflops": fact(None, src, "not probed: the vendor's data sheet gives it"),
+                "memory_gib": fact(g["memory_gib"], src),
+            }
+            for g in node["gpus"]
+        ],
+        "os": fact(node["os"], src),
+        "kernel": fact(node["kernel"], src),
+    }
+    if node["numa_nodes"]:
+        facts["numa_nodes"] = fact(node["numa_nodes"], src)
+    return facts
+
+
+def system_facts(target, launchers, node):
     """configs/local/system.yaml in the schema's {value, source} form (configs/schema/)."""
-    info, flags = lscpu(), cpu_flags()
-    mem_kib = int(next(line.split()[1] for line in open("/proc/meminfo") if line.startswith("MemTotal")))
-    ghz, clock_note = base_clock(info)
-    width, flops = vector_facts(flags)
     today = date.today().isoformat()
     return {
         "name": "local",
@@ -174,9 +169,7 @@ def system_facts(target, launchers):
         "kind": "on-premises",
         "studies": [],
         "sources": {
-            "lscpu": f"lscpu and /proc/cpuinfo on {platform.node()}, {today}",
-            "meminfo": f"/proc/meminfo on {platform.node()}, {today}",
-            "spack-arch": "spack arch --target (archspec)",
+            "probe": f"probed on {platform.node()}, {today} (hpcaas/probe.py: lscpu, /sys/devices/system, spack arch)",
             "make-system": (
                 "hpcaas/local.py of this project (make system): one node, MPI over shared memory, no batch scheduler"
             ),
@@ -184,27 +177,11 @@ def system_facts(target, launchers):
         "site": fact("this machine", "make-system"),
         "integrator": fact("n/a (one machine)", "make-system"),
         "nodes": fact(1, "make-system"),
-        "processor": {
-            "vendor": fact(info.get("Vendor ID", "unknown"), "lscpu"),
-            "model": fact(info.get("Model name", "unknown"), "lscpu"),
-            "architecture": fact(platform.machine(), "lscpu"),
-            "target": fact(target, "spack-arch"),
-        },
-        "sockets": fact(int(info.get("Socket(s)", 1)), "lscpu"),
-        "cores_per_socket": fact(int(info.get("Core(s) per socket", os.cpu_count())), "lscpu"),
-        "threads_per_core": fact(int(info.get("Thread(s) per core", 1)), "lscpu"),
-        "base_clock_ghz": fact(ghz, "lscpu", clock_note, verified=False),
-        "vector_width_bits": fact(width, "lscpu", "widest DP SIMD in the CPU flags"),
-        "dp_flops_per_cycle": fact(
-            flops, "lscpu", "2 FMA pipes x SIMD width / 64 bit x 2 FLOP (assumed)", verified=False
-        ),
-        "memory_per_node_gib": fact(round(mem_kib / 2**20, 1), "meminfo"),
-        "last_level_cache_mib": fact(last_level_cache_mib(info), "lscpu"),
+        **hardware_facts(node, target, "probe"),
         "memory_bandwidth": {
             "specified_gbs_per_node": fact(None, "make-system", "not known for this machine"),
             "measured_gbs_per_node": fact(None, "make-system", "run the stream study to measure it"),
         },
-        "gpus": [],
         "interconnect": {
             "kind": fact("ethernet", "make-system", "one node: ranks talk over shared memory"),
             "name": fact("none (single node)", "make-system"),
@@ -224,25 +201,22 @@ def system_facts(target, launchers):
     }
 
 
-def main():
-    ap = argparse.ArgumentParser(description=__doc__)
-    ap.add_argument("--spack-dir", type=Path, required=True, help="user scope written by spack")
-    ap.add_argument("--target", required=True, help="archspec host target (spack arch --target)")
-    ap.add_argument("--out", type=Path, required=True)
-    args = ap.parse_args()
-    cache = Path(os.environ["HPCAAS_CACHE"])
-
-    packages_file = args.spack_dir / "packages.yaml"
-    packages = yaml.safe_load(packages_file.read_text())["packages"]
+def spack_config(spack_dir: Path, target: str, cache: Path) -> dict:
+    """Finish the Spack config `spack compiler find` and `spack external find` wrote to
+    spack_dir (packages.yaml: Debian's MPIs in Spack-shaped prefixes, OpenBLAS and the Debian
+    externals; definitions.yaml: the compilers, MPIs and target the studies take); return
+    {mpi: its mpirun}."""
+    packages_file = spack_dir / "packages.yaml"
+    packages = yaml.safe_load(packages_file.read_text())["packages"] if packages_file.exists() else {}
     launchers = {}
     for name in MPI_LAYOUT:
         ext = packages.get(name, {}).get("externals", [])
         if not ext:
             continue
         version = ext[0]["spec"].split("@")[1].split()[0].split("~")[0].split("+")[0]
-        prefix = mpi_prefix(name, version, cache)
-        ext[0]["prefix"] = str(prefix)
-        launchers[name] = str(prefix / "bin" / "mpirun")
+        if ext[0].get("prefix") == "/usr":  # Debian's layout; a site's MPI prefix is kept as found
+            ext[0]["prefix"] = str(mpi_prefix(name, version, cache))
+        launchers[name] = str(Path(ext[0]["prefix"]) / "bin" / "mpirun")
     blas = openblas_external(cache)
     if blas:
         packages["openblas"] = blas
@@ -255,7 +229,7 @@ def main():
     packages_file.write_text(yaml.safe_dump({"packages": dict(sorted(packages.items()))}, sort_keys=False))
 
     # The axes environments/ take from a system (environments/README.md).
-    compilers = yaml.safe_load((args.spack_dir / "compilers.yaml").read_text())["compilers"]
+    compilers = yaml.safe_load((spack_dir / "compilers.yaml").read_text())["compilers"]
     compiler_specs = sorted("%" + c["compiler"]["spec"].replace("@=", "@") for c in compilers)
     mpis = sorted(
         f"^{name}@{packages[name]['externals'][0]['spec'].split('@')[1].split()[0].split('~')[0].split('+')[0]}"
@@ -267,22 +241,31 @@ def main():
         {"compilers": compiler_specs},
         {"default_mpi": [m for m in mpis if m.startswith("^openmpi")] or mpis[:1]},
         {"mpis": mpis},
-        {"default_target": [f"target={args.target}"]},
-        {"targets": [f"target={args.target}"]},
+        {"default_target": [f"target={target}"]},
+        {"targets": [f"target={target}"]},
     ]
-    (args.spack_dir / "definitions.yaml").write_text(
-        "# Generated by `make system`: this machine's compilers, MPIs and target for environments/.\n"
+    (spack_dir / "definitions.yaml").write_text(
+        "# Generated by `make system`: the compilers, MPIs and target for environments/.\n"
         + yaml.safe_dump({"definitions": definitions}, sort_keys=False)
     )
+    return launchers
 
-    facts = system_facts(args.target, launchers)
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__)
+    ap.add_argument("--spack-dir", type=Path, required=True, help="user scope written by spack")
+    ap.add_argument("--target", required=True, help="archspec host target (spack arch --target)")
+    ap.add_argument("--out", type=Path, required=True)
+    args = ap.parse_args()
+    cache = Path(os.environ["HPCAAS_CACHE"])
+    launchers = spack_config(args.spack_dir, args.target, cache)
+    facts = system_facts(args.target, launchers, probe.node_facts())
     (args.out / "system.yaml").write_text(
         "# Generated by `make system` on this machine: do not commit (configs/local.example/ shows the shape).\n"
         + yaml.safe_dump(facts, sort_keys=False)
     )
-
     write_ramble(args.out, launchers)
-    write_local_slurm(args.out.parent / "local-slurm", facts)
+    write_local_slurm(args.out.parent / "local-slurm", facts, args.target)
 
 
 def _dump(path: Path, header: str, doc: dict):
@@ -305,7 +288,7 @@ def openblas_env() -> dict:
     detected = re.search(r"Core:\s*(\S+)", proc.stdout + proc.stderr)
     if not detected or detected[1] != "Prescott":
         return {}
-    flags = cpu_flags()
+    flags = probe.cpu_flags()
     kernel = "SkylakeX" if "avx512f" in flags else "Haswell" if "avx2" in flags else None
     return {"OPENBLAS_CORETYPE": kernel} if kernel else {}
 
@@ -350,11 +333,85 @@ def slurm_nodes(up_sh=ROOT / "slurm/up.sh") -> int:
     )
 
 
-def write_local_slurm(out: Path, local: dict):
+def emulated_cpus(node: int, nodes: int) -> set:
+    """The CPUs slurm/up.sh gives emulated node `node` (1-based) of `nodes`: its share of the
+    cores, with their hardware threads (up.sh's CpuSpecList layout)."""
+    info = probe.lscpu()
+    threads = int(info.get("Thread(s) per core", 1))
+    cores = os.cpu_count() // threads
+    per_node = cores // nodes if cores >= nodes else 1
+    first = ((node - 1) * per_node) % cores
+    return {c * threads + t for c in range(first, first + per_node) for t in range(threads)}
+
+
+# The srun --mpi= plugin each MPI needs (slurm/mpi-flag.sh; slurm/README.md measured why): with
+# the wrong one MPICH runs N 1-rank copies and exits 0, Open MPI aborts in MPI_Init.
+SLURM_MPI = {"openmpi": ("pmix", "pmix_v4", "pmix_v3", "pmix_v2"), "mpich": ("pmi2",)}
+
+
+def slurm_variables(mpis, plugins, fabric: str, default_mpi: str = "openmpi") -> dict:
+    """Ramble variables of a Slurm system: srun with the PMI plugin each MPI needs, among the
+    plugins this Slurm has (srun --mpi=list)."""
+    variables = {
+        "batch_time": "00:10:00",
+        "launcher": "srun",
+        "cpu_bind": "cores",  # srun --cpu-bind=
+        "distribution": "*:*",  # srun --distribution= ('*:*' is Slurm's default)
+        # MpiDefault=none on local-slurm, so srun never guesses: each MPI names its plugin.
+        "mpi": default_mpi if default_mpi in mpis else sorted(mpis)[0],
+    }
+    for mpi in sorted(mpis):
+        wanted = SLURM_MPI.get(mpi, ("pmix", "pmi2"))
+        variables[f"slurm_mpi_{mpi}"] = next((p for p in wanted if p in plugins), wanted[0])
+    variables.update(
+        {
+            "slurm_mpi_plugin": "{slurm_mpi_{mpi}}",
+            "launcher_srun": "srun --mpi={slurm_mpi_plugin} -N {n_nodes} -n {n_ranks} -c {n_threads} "
+            "--cpu-bind={cpu_bind} --distribution='{distribution}'",
+            "fabric": fabric,
+        }
+    )
+    return variables
+
+
+def fabrics_for(interconnect: dict, iface) -> dict:
+    """The fabrics of a Slurm system from its interconnect: InfiniBand through UCX, EFA through
+    libfabric, else TCP on the interface that reaches the other nodes. Open MPI sees the nodes as
+    separate hosts, and its TCP transport skips lo by default: on loopback (the emulated nodes are
+    one host) it is kept there. MPICH finds the peer on the same host and ignores these."""
+    tcp_name = "loopback" if iface == "lo" else "tcp"
+    tcp = {"OMPI_MCA_pml": "ob1", "OMPI_MCA_btl": "self,tcp"}
+    if iface:
+        tcp["OMPI_MCA_btl_tcp_if_include"] = iface
+    out = {}
+    if interconnect["kind"] == "infiniband":
+        out["ucx"] = {"OMPI_MCA_pml": "ucx"}
+    elif interconnect["kind"] == "efa":
+        out["efa"] = {"FI_PROVIDER": "efa"}
+    out[tcp_name] = tcp
+    return out
+
+
+def write_slurm_ramble(out: Path, header: str, mpis, plugins, interconnect: dict, iface):
+    """ramble/ of a Slurm system: variables, fabrics, and the environment OpenBLAS needs here."""
+    fabrics = fabrics_for(interconnect, iface)
+    _dump(out / "ramble/variables.yaml", header, {"variables": slurm_variables(mpis, plugins, next(iter(fabrics)))})
+    _dump(out / "ramble/fabrics.yaml", header, {"fabrics": fabrics})
+    env = openblas_env()
+    env_file = out / "ramble/env_vars.yaml"
+    if env:
+        _dump(env_file, header, {"env_vars": {"set": env}})
+    elif env_file.exists():
+        env_file.unlink()
+
+
+def write_local_slurm(out: Path, local: dict, target: str):
     """configs/local-slurm: this machine behind slurm/up.sh's Slurm, as slurm_nodes() emulated
-    nodes that share its cores out (up.sh's layout), talking over loopback."""
-    cores = local["sockets"]["value"] * local["cores_per_socket"]["value"]
+    nodes that share its cores out (up.sh's layout), talking over loopback. A node's facts are
+    those the probe of `make system SCHEDULER=slurm` finds on it (its CPUs, the loopback)."""
     nodes = slurm_nodes()
+    node = probe.node_facts(cpus=emulated_cpus(1, nodes), peers=["127.0.0.1"])
+    link = probe.interconnect(node["fabric"])
     facts = dict(local)
     facts.update(
         {
@@ -367,14 +424,11 @@ def write_local_slurm(out: Path, local: dict):
             "site": fact("this machine", "up-sh"),
             "integrator": fact("hpcaas-bench slurm/up.sh (emulated nodes)", "up-sh"),
             "nodes": fact(nodes, "up-sh", "HPCAAS_SLURM_NODES; each node gets its own share of the cores"),
-            "sockets": fact(1, "up-sh"),
-            "cores_per_socket": fact(
-                max(1, cores // nodes), "up-sh", f"{cores} cores of this machine shared out by CpuSpecList"
-            ),
+            **hardware_facts(node, target, "up-sh"),
             "interconnect": {
-                "kind": fact("ethernet", "up-sh", "the loopback interface: the emulated nodes are one host"),
-                "name": fact("loopback (lo)", "up-sh"),
-                "speed_gbps": fact(None, "up-sh"),
+                "kind": fact(link["kind"], "up-sh", "the loopback interface: the emulated nodes are one host"),
+                "name": fact(link["name"], "up-sh"),
+                "speed_gbps": fact(link["speed_gbps"], "up-sh"),
                 "topology": fact(None, "up-sh"),
             },
             "scheduler": fact("slurm", "up-sh", "Slurm 22.05 (Debian bookworm), select/cons_tres CR_Core, no slurmdbd"),
@@ -386,40 +440,10 @@ def write_local_slurm(out: Path, local: dict):
     )
     header = "# Generated by `make system` from configs/local: do not commit.\n"
     _dump(out / "system.yaml", header, facts)
-    variables = {
-        "batch_time": "00:10:00",
-        "launcher": "srun",
-        "cpu_bind": "cores",  # srun --cpu-bind=
-        "distribution": "*:*",  # srun --distribution= ('*:*' is Slurm's default)
-        # The PMI each MPI needs (slurm/mpi-flag.sh): with the wrong one MPICH runs N 1-rank
-        # copies and exits 0, Open MPI aborts in MPI_Init. MpiDefault=none, so srun never guesses.
-        "mpi": "openmpi",
-        "slurm_mpi_openmpi": "pmix",
-        "slurm_mpi_mpich": "pmi2",
-        "slurm_mpi_plugin": "{slurm_mpi_{mpi}}",
-        "launcher_srun": "srun --mpi={slurm_mpi_plugin} -N {n_nodes} -n {n_ranks} -c {n_threads} "
-        "--cpu-bind={cpu_bind} --distribution='{distribution}'",
-        "fabric": "loopback",
-    }
-    _dump(out / "ramble/variables.yaml", header, {"variables": variables})
-    # Open MPI sees two nodes, so no shared memory between them, and its TCP transport skips lo
-    # by default and would take eth0: keep it on loopback. MPICH finds the peer on the same host
-    # and uses shared memory; it ignores these.
-    _dump(
-        out / "ramble/fabrics.yaml",
-        header,
-        {
-            "fabrics": {
-                "loopback": {"OMPI_MCA_pml": "ob1", "OMPI_MCA_btl": "self,tcp", "OMPI_MCA_btl_tcp_if_include": "lo"}
-            }
-        },
+    mpis = yaml.safe_load((out.parent / "local/spack/packages.yaml").read_text())["packages"]
+    write_slurm_ramble(
+        out, header, [m for m in MPI_LAYOUT if m in mpis], ["pmix", "pmi2"], link, node["fabric"]["iface"]
     )
-    env = openblas_env()
-    env_file = out / "ramble/env_vars.yaml"
-    if env:
-        _dump(env_file, header, {"env_vars": {"set": env}})
-    elif env_file.exists():
-        env_file.unlink()
     spack = out / "spack"
     if not spack.is_symlink():
         spack.symlink_to("../local/spack")
