@@ -15,8 +15,8 @@ help: ## List the targets
 setup: ## Clone pinned Spack + Ramble, make the venv, configure both, fill the source mirror (idempotent)
 	@scripts/setup.sh
 
-system: ## (Re)describe this machine as configs/local/ (compilers, MPI externals, target, launcher)
-	@scripts/make-system.sh
+system: ## Describe this machine as configs/local/, or a cluster by probing its nodes: make system SYSTEM=<name> SCHEDULER=slurm [PARTITION=<p>]
+	@scripts/make-system.sh $(if $(SCHEDULER),--scheduler $(SCHEDULER) $(if $(PARTITION),--partition $(PARTITION)) $(SYSTEM))
 
 systems: ## Table of every system in configs/: cores/node, target, network, R_peak per node, price per node-hour
 	@.venv/bin/hpcaas systems table

@@ -39,6 +39,8 @@ MPI_LAYOUT = {
         },
     ),
 }
+#: The MPI packages `make system` registers as found (spack external find), beside Debian's two.
+MPI_PACKAGES = ("openmpi", "mpich", "mvapich2", "mvapich", "intel-oneapi-mpi", "hpcx-mpi")
 MPI_TOOLS = ["mpicc", "mpicxx", "mpic++", "mpif77", "mpif90", "mpifort", "mpirun", "mpiexec"]
 
 
@@ -233,7 +235,8 @@ def spack_config(spack_dir: Path, target: str, cache: Path) -> dict:
     compiler_specs = sorted("%" + c["compiler"]["spec"].replace("@=", "@") for c in compilers)
     mpis = sorted(
         f"^{name}@{packages[name]['externals'][0]['spec'].split('@')[1].split()[0].split('~')[0].split('+')[0]}"
-        for name in launchers
+        for name in MPI_PACKAGES
+        if packages.get(name, {}).get("externals")
     )
     gcc = [c for c in compiler_specs if c.startswith("%gcc")]
     definitions = [
@@ -255,9 +258,21 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--spack-dir", type=Path, required=True, help="user scope written by spack")
     ap.add_argument("--target", required=True, help="archspec host target (spack arch --target)")
-    ap.add_argument("--out", type=Path, required=True)
+    ap.add_argument("--out", type=Path, help="write the system here (else only finish --spack-dir: a probed node)")
     args = ap.parse_args()
     cache = Path(os.environ["HPCAAS_CACHE"])
+    if not args.out:  # a probed node: its C library too (a site's solve reads it: environments/README.md)
+        libc = os.confstr("CS_GNU_LIBC_VERSION") or ""
+        if libc.startswith("glibc "):
+            file = args.spack_dir / "packages.yaml"
+            doc = yaml.safe_load(file.read_text()) if file.exists() else {"packages": {}}
+            doc["packages"]["glibc"] = {
+                "externals": [{"spec": f"glibc@{libc.split()[1]}", "prefix": "/usr"}],
+                "buildable": False,
+            }
+            file.write_text(yaml.safe_dump(doc, sort_keys=False))
+        spack_config(args.spack_dir, args.target, cache)
+        return
     launchers = spack_config(args.spack_dir, args.target, cache)
     facts = system_facts(args.target, launchers, probe.node_facts())
     (args.out / "system.yaml").write_text(
@@ -358,11 +373,12 @@ def slurm_variables(mpis, plugins, fabric: str, default_mpi: str = "openmpi") ->
         "cpu_bind": "cores",  # srun --cpu-bind=
         "distribution": "*:*",  # srun --distribution= ('*:*' is Slurm's default)
         # MpiDefault=none on local-slurm, so srun never guesses: each MPI names its plugin.
-        "mpi": default_mpi if default_mpi in mpis else sorted(mpis)[0],
+        # A study's {mpi} is the package without '-' (hpcaas/render.py).
+        "mpi": default_mpi if default_mpi in mpis else sorted(mpis)[0].replace("-", ""),
     }
     for mpi in sorted(mpis):
         wanted = SLURM_MPI.get(mpi, ("pmix", "pmi2"))
-        variables[f"slurm_mpi_{mpi}"] = next((p for p in wanted if p in plugins), wanted[0])
+        variables[f"slurm_mpi_{mpi.replace('-', '')}"] = next((p for p in wanted if p in plugins), wanted[0])
     variables.update(
         {
             "slurm_mpi_plugin": "{slurm_mpi_{mpi}}",

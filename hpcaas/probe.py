@@ -249,6 +249,28 @@ def os_release() -> str:
     return match[1] if match else platform.system()
 
 
+def filesystems(paths=("/", ".")) -> list:
+    """The file system types of `paths` (the root's and the working directory's: on a cluster,
+    the shared one the project lives on)."""
+    mounts = []
+    try:
+        with open("/proc/mounts") as f:
+            mounts = [line.split()[1:3] for line in f]
+    except OSError:
+        pass
+    out = set()
+    for path in paths:
+        real = os.path.realpath(path)
+        best = max(
+            (m for m in mounts if real == m[0] or real.startswith(m[0].rstrip("/") + "/")),
+            key=lambda m: len(m[0]),
+            default=None,
+        )
+        if best:
+            out.add(best[1])
+    return sorted(out)
+
+
 def node_facts(cpus=None, peers=()) -> dict:
     """Every fact of this node a system description needs, for the CPUs `cpus` (default: the
     ones this process may run on)."""
@@ -273,6 +295,7 @@ def node_facts(cpus=None, peers=()) -> dict:
         **caches(cpus),
         "gpus": gpus(),
         "fabric": fabric(peers),
+        "filesystems": filesystems(),
         "os": os_release(),
         "kernel": platform.release(),
     }

@@ -1,30 +1,100 @@
 #!/usr/bin/env bash
-# make system: describe the machine this runs on as configs/local/, and as configs/local-slurm/
-# (the same machine behind slurm/up.sh's Slurm): generated, git-ignored. Spack finds the
-# compilers and the MPI externals; hpcaas/local.py turns Debian's /usr layout into Spack-shaped
-# prefixes and writes the hardware facts and Ramble variables.
+# make system: describe a system from what Spack and the kernel find on it.
+#   scripts/make-system.sh                  this machine: configs/local/ and configs/local-slurm/
+#                                           (the same machine behind slurm/up.sh's Slurm);
+#                                           generated, git-ignored
+#   scripts/make-system.sh --scheduler slurm [--partition P] NAME
+#                                           a cluster: probes its compute nodes through Slurm,
+#                                           one task per node, and writes configs/NAME/
+#   scripts/make-system.sh --node DIR       (run on each node by the above) this node into DIR/<node>/
+# On each node Spack finds the compilers and the MPI, fabric and C library externals, `spack
+# arch` the archspec target, and hpcaas/probe.py the hardware as a job sees it; hpcaas/local.py
+# turns Debian's /usr layout into Spack-shaped prefixes, hpcaas/probed.py compares the nodes
+# (nodes that differ are reported, never averaged) and writes the description.
 source "$(dirname "$0")/lib.sh"
 cd "$HPCAAS_ROOT"
 . ./setup-env.sh
 
-out=configs/local
-mkdir -p configs
-tmp=$(mktemp -d "$HPCAAS_ROOT/configs/.local.XXXXXX")
+# What `spack external find` registers on a probed node: its MPIs and fabric libraries (its C
+# library: hpcaas/local.py, which Spack v0.23.1 cannot detect).
+PROBED_EXTERNALS=(openmpi mpich mvapich2 mvapich intel-oneapi-mpi libfabric ucx rdma-core gmake)
+
+# spack_find DIR PACKAGE...: the compilers and the externals Spack finds here, into DIR (a user scope).
+spack_find() {
+    local dir=$1
+    shift
+    SPACK_USER_CONFIG_PATH=$dir spack compiler find --scope user "$(dirname "$(command -v gcc)")" >/dev/null
+    SPACK_USER_CONFIG_PATH=$dir spack external find --scope user --not-buildable "$@" >/dev/null
+    # Spack also records the compiler in its platform scope (linux/) when it first needs one;
+    # one definition is enough.
+    rm -f "$dir/linux/compilers.yaml"
+}
+
+scheduler="" partition=""
+while [ $# -gt 0 ]; do
+    case $1 in
+        --node)
+            # One compute node, inside the probe's job step: DIR is on the cluster's shared file system.
+            node=${SLURMD_NODENAME:-$(hostname -s)}
+            out=$2/$node
+            mkdir -p "$out/spack"
+            spack_find "$out/spack" "${PROBED_EXTERNALS[@]}"
+            target=$(SPACK_USER_CONFIG_PATH=$out/spack spack arch --target)
+            echo "$target" >"$out/target"
+            "$VENV/bin/python" -m hpcaas.local --spack-dir "$out/spack" --target "$target"
+            # The other nodes' addresses (name=address), to find the interface that reaches them.
+            peers=()
+            for p in ${HPCAAS_PROBE_PEERS:-}; do [ "${p%%=*}" = "$node" ] || peers+=("${p#*=}"); done
+            "$VENV/bin/python" -m hpcaas.probe --peers "${peers[@]}" >"$out/facts.json"
+            exit 0
+            ;;
+        --scheduler) scheduler=$2; shift 2 ;;
+        --partition) partition=$2; shift 2 ;;
+        -*) die "usage: make system [SYSTEM=<name> SCHEDULER=slurm [PARTITION=<p>]] (got '$1')" ;;
+        *) name=$1; shift ;;
+    esac
+done
+
+if [ -z "$scheduler" ]; then
+    out=configs/local
+    mkdir -p configs
+    tmp=$(mktemp -d "$HPCAAS_ROOT/configs/.local.XXXXXX")
+    trap 'rm -rf "$tmp"' EXIT
+    say "make system: spack compiler find, spack external find (MPI, build tools)"
+    spack_find "$tmp/spack" openmpi mpich gmake
+    target=$(SPACK_USER_CONFIG_PATH=$tmp/spack spack arch --target)
+    "$VENV/bin/python" -m hpcaas.local --spack-dir "$tmp/spack" --target "$target" --out "$tmp"
+    # Replace the old description only once the new one is complete.
+    rm -rf "$out.old"; [ -d "$out" ] && mv "$out" "$out.old"
+    mv "$tmp" "$out"; rm -rf "$out.old"
+    trap - EXIT
+    say "wrote $out/ (target $target)"
+    exit 0
+fi
+
+[ "$scheduler" = slurm ] || die "SCHEDULER=$scheduler: only slurm is probed (make system SYSTEM=<name> SCHEDULER=slurm)"
+[ -n "${name:-}" ] || die "usage: make system SYSTEM=<name> SCHEDULER=slurm [PARTITION=<p>]"
+[[ "$name" =~ ^[a-z0-9]+(-[a-z0-9]+)*$ ]] || die "SYSTEM=$name: a system name is lower-case words joined by '-' (configs/README.md)"
+case $name in local | local-slurm) die "SYSTEM=$name is make system's description of this machine; name the cluster" ;; esac
+# The cluster to probe: SLURM_CONF's, else this project's own (make slurm-up).
+# shellcheck source=/dev/null  # written by slurm/up.sh
+[ -z "${SLURM_CONF:-}" ] && [ -f .slurm/env.sh ] && . .slurm/env.sh
+sinfo -h >/dev/null 2>&1 || die "no Slurm answers (sinfo failed); on this machine run 'make slurm-up' first"
+
+mapfile -t nodes < <(sinfo -h -N ${partition:+-p "$partition"} -t idle,mix,alloc -o %N | sort -u)
+[ ${#nodes[@]} -gt 0 ] || die "no node up in ${partition:-the default partition} (sinfo -N${partition:+ -p $partition})"
+peers=()
+for n in "${nodes[@]}"; do
+    peers+=("$n=$(scontrol show node "$n" | sed -n 's/.*NodeAddr=\([^ ]*\).*/\1/p')")
+done
+list=$(IFS=,; echo "${nodes[*]}")
+tmp=$(mktemp -d "$HPCAAS_ROOT/configs/.probe.XXXXXX")   # on the shared file system the nodes see
 trap 'rm -rf "$tmp"' EXIT
-export SPACK_USER_CONFIG_PATH=$tmp/spack
-
-say "make system: spack compiler find"
-spack compiler find --scope user "$(dirname "$(command -v gcc)")" >/dev/null
-say "make system: spack external find (MPI, build tools)"
-spack external find --scope user --not-buildable openmpi mpich gmake >/dev/null
-# Spack also records the compiler in its platform scope (linux/) when it first needs one;
-# one definition is enough.
-rm -f "$tmp/spack/linux/compilers.yaml"
-target=$(spack arch --target)
-"$VENV/bin/python" -m hpcaas.local --spack-dir "$tmp/spack" --target "$target" --out "$tmp"
-
-# Replace the old description only once the new one is complete.
-rm -rf "$out.old"; [ -d "$out" ] && mv "$out" "$out.old"
-mv "$tmp" "$out"; rm -rf "$out.old"
-trap - EXIT
-say "wrote $out/ (target $target)"
+say "make system: probing ${#nodes[@]} node(s) of ${partition:-the default partition} ($list), one task each"
+HPCAAS_PROBE_PEERS="${peers[*]}" srun ${partition:+-p "$partition"} -N "${#nodes[@]}" --ntasks-per-node=1 \
+    --exclusive -w "$list" --time=10 -J hpcaas-probe "$HPCAAS_ROOT/scripts/make-system.sh" --node "$tmp" ||
+    die "the probe job failed on ${partition:-the default partition} (srun -w $list)"
+"$VENV/bin/python" -m hpcaas.probed "$tmp" --name "$name" --scheduler slurm ${partition:+--partition "$partition"} \
+    --plugins "$(srun --mpi=list 2>&1 | tr '\n' ' ')" \
+    --cluster "$(scontrol show config | sed -n 's/^ClusterName *= *//p')"
+say "wrote configs/$name/ (hpcaas systems diff <system> $name: what differs from another system)"
