@@ -39,7 +39,7 @@ import sys
 from pathlib import Path
 
 from analysis.errors import InputError
-from hpcaas import conclusions, fidelity, readme, substitutes
+from hpcaas import conclusions, fidelity, readme, substitutes, systemdiff
 from hpcaas.paths import CONFIGS, ROOT, WORKSPACES
 from hpcaas.systems import check_system_dir, ramble_config, read_yaml, value
 
@@ -276,6 +276,9 @@ def report(study: str, csv: str, outdir: str) -> int:
     df = files.read_results(csv)
     ran_on = ", ".join(sorted(set(df["system"].astype(str)))) if "system" in df else "?"
     sections = [f"# {study}\n\n{doc['question']}\n\nReproduces: {doc['paper']}. Ran on: {ran_on}.\n"]
+    sections.append(
+        systemdiff.section(set(df["system"].astype(str)) if "system" in df else set(), fidelity.paper_systems(doc))
+    )
     if doc.get("fidelity"):
         text = substitutes.section(doc, df, lambda t: files.render(t, "markdown"))
         sections.append(f"## Cells that ran with a substitute\n\n{text}")

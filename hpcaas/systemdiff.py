@@ -138,3 +138,17 @@ def text(table: list, a: str, b: str) -> str:
     lines = ["  ".join(c[i].ljust(widths[i]) for i in range(3)) + ("  " + c[3] if c[3] else "") for c in cells]
     lines.insert(1, "  ".join("-" * w for w in widths))
     return "\n".join(line.rstrip() for line in lines) + "\n" + summary(table)
+
+
+def section(ran_on, paper_systems, configs_dir=CONFIGS) -> str:
+    """The opening section of a study's report: how each system it ran on differs from each of
+    the paper's systems ('' when it ran on the paper's own), so that a 'not comparable'
+    conclusion reads against what differs."""
+    parts = []
+    for mine in sorted(ran_on):
+        for paper in paper_systems:
+            if mine != paper and (Path(configs_dir) / mine / "system.yaml").is_file():
+                parts.append(markdown(rows(paper, mine, configs_dir), paper, mine))
+    if not parts:
+        return ""
+    return "## How this system differs from the paper's\n\n" + "\n\n".join(parts) + "\n"

@@ -61,6 +61,7 @@ DERIVED = (
     "mpi_command",
     "batch_submit",
     "last_level_cache_bytes",
+    "build_target",
 )
 
 #: How a GPU counts towards R_peak: its DP peak (default), half its SP peak (Desmos IJHPCA'19), or not.
@@ -358,6 +359,9 @@ def ramble_config(folder, doc=None) -> dict:
     derived = {
         "system": doc["name"],
         "target": value(doc, "processor.target"),
+        # The target the system builds for by default: its definitions.yaml's (a site whose
+        # compilers predate its CPU builds for an older one), else the processor's.
+        "build_target": toolchain.targets(folder, value(doc, "processor.target"))[0],
         "cores_per_node": str(cores),
         "processes_per_node": str(cores),  # one rank per core; a study may set its own
         "n_threads": "1",
