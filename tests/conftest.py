@@ -23,6 +23,7 @@ GROUPS = {
         "studies/test_readme.py",
         "studies/test_render.py",
         "studies/test_small_presets.py",
+        "systems/test_probe.py",  # writes a system into configs/ (a pair of environments/) and runs Slurm
         "validate/test_bad_input.py",
     ],
 }

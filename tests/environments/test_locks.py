@@ -10,7 +10,7 @@ import pytest
 import yaml
 from testkit import ROOT, run
 
-from hpcaas import environments, spack_inputs
+from hpcaas import environments, spack_inputs, systems
 
 PAIRS = environments.pairs()
 
@@ -39,9 +39,27 @@ def test_each_version_a_study_names_is_the_version_its_lock_solved():
     assert not wrong, "\n".join(wrong)
 
 
-def test_the_pairs_are_the_studies_paper_systems():
+def test_the_pairs_are_the_studies_paper_systems_and_the_validation_suite_on_every_system():
     committed = sorted((p.parent.parent.name, p.parent.name) for p in (ROOT / "environments").glob("*/*/spack.lock"))
     assert PAIRS and committed == sorted(PAIRS)
+    every = [f.name for f in systems.system_folders() if f.name not in systems.GENERATED]
+    assert sorted(s for study, s in PAIRS if study == environments.VALIDATION) == every
+
+
+@pytest.mark.parametrize("system", [s for study, s in PAIRS if study == environments.VALIDATION])
+def test_every_system_solves_the_validation_suite(system):
+    """A system whose lock is missing fails here with the specs Spack could not solve for it
+    (make concretize writes the manifest before it solves)."""
+    env = environments.folder(environments.VALIDATION, system)
+    manifest = env / "spack.yaml"
+    specs = yaml.safe_load(manifest.read_text())["spack"]["specs"] if manifest.is_file() else ["(no manifest yet)"]
+    fix = f"make concretize SYSTEM={system} ENV={environments.VALIDATION}"
+    assert (env / "spack.lock").is_file(), f"{system}: the validation suite is not solved ({'; '.join(specs)}): {fix}"
+    roots = json.loads((env / "spack.lock").read_text())["roots"]
+    name = re.compile(r"^[\w-]+")
+    assert sorted(name.match(r["spec"])[0] for r in roots) == sorted(
+        name.match(s)[0] for s in specs
+    ), f"{system}: its lock holds other roots than {specs}: {fix}"
 
 
 @pytest.mark.parametrize("study,system", PAIRS[:1])

@@ -71,3 +71,23 @@ def test_local_slurm_is_this_machine_shared_out_over_the_emulated_nodes(project)
     assert (
         ramble_config(ROOT / "configs/local-slurm")["template"] == (ROOT / "configs/schedulers/slurm.tpl").read_text()
     )
+
+
+def test_local_and_local_slurm_are_what_the_probe_finds(project):
+    """make system describes this machine with hpcaas/probe.py, and local-slurm's nodes with the
+    CPUs slurm/up.sh gives each: they differ from each other in cores, network and scheduler only."""
+    from hpcaas import probe, systemdiff
+    from hpcaas.local import emulated_cpus
+
+    local = load("system.yaml")
+    node = probe.node_facts(cpus=emulated_cpus(1, slurm_nodes()))
+    emulated = yaml.safe_load((ROOT / "configs/local-slurm/system.yaml").read_text())
+    for fact, key in (
+        ("cores_per_socket", "cores_per_socket"),
+        ("numa_nodes", "numa_nodes"),
+        ("l2_cache_kib", "l2_kib"),
+    ):
+        assert emulated[fact]["value"] == node[key], fact
+    assert local["os"]["value"] == probe.os_release() and local["kernel"]["value"] == os.uname().release
+    differ = {r["fact"] for r in systemdiff.rows("local", "local-slurm") if r["status"] == "differs"}
+    assert differ <= {"cores per node", "network", "scheduler"}, differ

@@ -153,7 +153,11 @@ BROKEN = [  # (case, mutation of the valid system.yaml, key the one-line error m
         _sub("memory_per_node_gib: {value: 768,", "memory_per_node_gib: {value: lots,"),
         "memory_per_node_gib",
     ),
-    ("verified-not-boolean", _sub("verified: false,\n", "verified: maybe,\n"), "price_per_node_hour.verified"),
+    (
+        "verified-not-boolean",
+        _sub("source: aws-pricing, verified: false,", "source: aws-pricing, verified: maybe,"),
+        "price_per_node_hour.verified",
+    ),
     (
         "gpu-dp-above-sp",
         _sub(
@@ -395,3 +399,38 @@ def test_table_reports_a_bad_system_and_still_lists_the_rest(tmp_path):
     assert proc.returncode == 2
     assert proc.stderr.strip().startswith(f"{tmp_path / 'gcp-h3-sapphirerapids' / 'system.yaml'}: ")
     assert BASE in proc.stdout and "Traceback" not in proc.stderr
+
+
+# --------------------------------------------------------------------------- cloud images
+
+CLOUDS = [
+    n
+    for n in SYSTEMS
+    if systems.load_system(CONFIGS / n)["kind"] == "cloud" and not systems.load_system(CONFIGS / n)["studies"]
+]
+
+
+@pytest.mark.parametrize("name", CLOUDS)
+def test_a_cloud_system_describes_its_image_each_fact_with_a_dated_source(name):
+    """OS, system compiler, MPIs and fabric libraries as the image ships them: each cites a URL
+    it was read at, with the date, or says it was not verified there."""
+    doc = systems.load_system(CONFIGS / name)
+    assert doc.get("os") and doc.get("image"), f"{name}: no os/image facts"
+    for key in ("name", "compiler", "mpis", "fabric"):
+        fact = doc["image"][key]
+        citation = doc["sources"][fact["source"]]
+        assert re.search(r"https?://", citation), (name, key, citation)
+        assert re.search(r"\b20\d\d-\d\d-\d\d\b", citation) or fact.get("verified") is False, (name, key, citation)
+    packages = yaml.safe_load((CONFIGS / name / "spack/packages.yaml").read_text())["packages"]
+    externals = {e["spec"].split()[0] for conf in packages.values() for e in conf.get("externals", [])}
+    assert set(doc["image"]["mpis"]["value"]) | set(doc["image"]["fabric"]["value"]) <= externals
+
+
+def test_an_image_fact_the_spack_files_contradict_is_refused(tmp_path):
+    folder = _copy(tmp_path)
+    packages = folder / "spack/packages.yaml"
+    packages.write_text(packages.read_text().replace("spec: openmpi@4.1.8", "spec: openmpi@4.1.7"))
+    with pytest.raises(InputError) as err:
+        systems.check_system_dir(folder)
+    assert (err.value.file, err.value.key) == (str(packages), "packages.openmpi")
+    assert "openmpi@4.1.8 (image.mpis of system.yaml)" in err.value.expected

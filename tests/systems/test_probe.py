@@ -1,0 +1,132 @@
+"""make system SYSTEM=<name> SCHEDULER=slurm: a cluster described by probing its compute nodes
+through a real Slurm (slurm/up.sh's emulated nodes, the nodes of local-slurm), one task per node;
+nodes that differ are reported, never averaged (hpcaas/probed.py)."""
+
+import json
+import re
+import shutil
+import subprocess
+import sys
+from datetime import date
+
+import pytest
+import yaml
+from testkit import ROOT
+
+from hpcaas import probe, probed, systemdiff, systems
+from hpcaas.local import slurm_nodes
+
+sys.path.insert(0, str(ROOT / "tests/slurm"))
+from slurm_helpers import install_slurm, start_cluster, stop_cluster  # noqa: E402
+
+NAME = "probed-test"  # written to configs/ for the module, removed after
+
+
+@pytest.fixture(scope="module")
+def cluster(tmp_path_factory, project):
+    """A cluster of slurm/up.sh's default layout: the nodes configs/local-slurm describes."""
+    install_slurm()
+    state = tmp_path_factory.mktemp("slurm")
+    cluster = start_cluster(state, nodes=slurm_nodes())
+    try:
+        yield cluster
+    finally:
+        proc = stop_cluster(state)
+        assert proc.returncode == 0, proc.stdout + proc.stderr
+
+
+@pytest.fixture(scope="module")
+def probed_system(cluster):
+    """configs/<NAME>/ written by make system through the cluster; the make output."""
+    shutil.rmtree(ROOT / "configs" / NAME, ignore_errors=True)
+    try:
+        proc = cluster.run(
+            "make", "-s", "system", f"SYSTEM={NAME}", "SCHEDULER=slurm", "PARTITION=batch", cwd=ROOT, timeout=900
+        )
+        yield proc.stdout + proc.stderr
+    finally:
+        shutil.rmtree(ROOT / "configs" / NAME, ignore_errors=True)
+
+
+def test_the_probed_system_passes_validation(probed_system):
+    proc = subprocess.run(
+        [".venv/bin/hpcaas", "systems", "validate", f"configs/{NAME}"], cwd=ROOT, capture_output=True, text=True
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.strip() == f"OK configs/{NAME}/system.yaml"
+
+
+def test_it_has_local_slurms_hardware(probed_system):
+    rows = systemdiff.rows("local-slurm", NAME)
+    hardware = [r for r in rows if r["part"] == "hardware"]
+    assert hardware and all(r["status"] == "same" for r in hardware), [r for r in hardware if r["status"] != "same"]
+    proc = subprocess.run(
+        [".venv/bin/hpcaas", "systems", "diff", "local-slurm", NAME], cwd=ROOT, capture_output=True, text=True
+    )
+    assert proc.returncode == 0 and proc.stdout.splitlines()[-1].startswith("hardware: no hardware difference")
+
+
+def test_one_task_ran_on_each_node_and_each_fact_cites_one(cluster, probed_system):
+    nodes = sorted(cluster.run("sinfo", "-h", "-N", "-p", "batch", "-o", "%N").stdout.split())
+    doc = yaml.safe_load((ROOT / "configs" / NAME / "system.yaml").read_text())
+    assert doc["nodes"]["value"] == len(nodes) and doc["nodes"]["note"].startswith(", ".join(nodes))
+    today = date.today().isoformat()
+    for node in nodes:
+        assert doc["sources"][f"probed-{node}"].startswith(f"probed on {node}, {today}")
+    cited = {fact["source"] for _, fact in systems._facts(doc)}
+    assert cited <= {f"probed-{nodes[0]}", "scheduler"} and f"probed-{nodes[0]}" in cited
+    job = [line for line in cluster.jobcomp.read_text().splitlines() if "Name=hpcaas-probe" in line]
+    assert job and "JobState=COMPLETED" in job[-1], job
+    assert re.search(rf"NodeCnt={len(nodes)}\b", job[-1]), job[-1]
+
+
+def test_its_spack_and_ramble_files_are_those_of_the_nodes(probed_system):
+    folder = ROOT / "configs" / NAME
+    local = yaml.safe_load((ROOT / "configs/local/spack/compilers.yaml").read_text())["compilers"]
+    mine = yaml.safe_load((folder / "spack/compilers.yaml").read_text())["compilers"]
+    assert [c["compiler"]["spec"] for c in mine] == [c["compiler"]["spec"] for c in local]
+    variables = systems.ramble_config(folder)["variables"]
+    assert variables["launcher"] == "srun" and variables["launcher_srun"].startswith("srun --mpi={slurm_mpi_plugin}")
+    assert variables["fabric_env_loopback"] == "OMPI_MCA_pml=ob1 OMPI_MCA_btl=self,tcp OMPI_MCA_btl_tcp_if_include=lo"
+
+
+def _node(folder, name, facts):
+    folder.mkdir()
+    shutil.copytree(ROOT / "configs/local/spack", folder / "spack")
+    (folder / "target").write_text(
+        yaml.safe_load((ROOT / "configs/local/system.yaml").read_text())["processor"]["target"]["value"]
+    )
+    (folder / "facts.json").write_text(json.dumps({**facts, "node": name, "hostname": name}))
+
+
+def test_nodes_that_differ_are_reported_never_averaged(tmp_path, project):
+    """Three nodes from this machine's real probe, the third with twice the cores and memory:
+    the description is of the two equal nodes, with their values, and the third is reported."""
+    facts = probe.node_facts(peers=["127.0.0.1"])
+    probe_dir = tmp_path / "probe"
+    probe_dir.mkdir()
+    _node(probe_dir / "n1", "n1", facts)
+    _node(probe_dir / "n2", "n2", facts)
+    bigger = {**facts, "cores_per_socket": facts["cores_per_socket"] * 2, "memory_gib": facts["memory_gib"] * 2}
+    _node(probe_dir / "n3", "n3", bigger)
+    configs = tmp_path / "configs"
+    report = probed.write(probe_dir, "differing-nodes", "slurm", "batch", ["pmix", "pmi2"], "test", configs=configs)
+    assert report[0] == (
+        f"n3 differ from n1, n2: cores_per_socket {bigger['cores_per_socket']!r} (described: "
+        f"{facts['cores_per_socket']!r}); memory_gib {bigger['memory_gib']!r} (described: {facts['memory_gib']!r})"
+    )
+    doc = systems.load_system(configs / "differing-nodes")
+    assert systems.value(doc, "cores_per_socket") == facts["cores_per_socket"]
+    assert systems.value(doc, "memory_per_node_gib") == facts["memory_gib"]
+    assert doc["nodes"]["value"] == 2 and doc["nodes"]["note"].endswith("left out, as they differ: n3")
+
+
+@pytest.mark.long  # make test-long: HPCC through Slurm, minutes
+def test_make_validate_runs_on_the_probed_system(cluster, probed_system):
+    proc = cluster.run("make", "validate", f"SYSTEM={NAME}", cwd=ROOT, check=False, timeout=3600)
+    out = proc.stdout + proc.stderr
+    assert "produced no results" not in out, out[-3000:]
+    assert out.strip().splitlines()[-1] in ("PASS", "FAIL") or re.search(r"\b(PASS|FAIL)\b", out.splitlines()[-1]), out[
+        -3000:
+    ]
+    assert (ROOT / "results/validate/results.csv").is_file()
