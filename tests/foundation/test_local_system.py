@@ -66,7 +66,7 @@ def test_local_slurm_is_this_machine_shared_out_over_the_emulated_nodes(project)
     cores = local["sockets"]["value"] * local["cores_per_socket"]["value"]
     assert emulated["sockets"]["value"] * emulated["cores_per_socket"]["value"] == max(1, cores // nodes)
     for fact in ("target", "model", "vendor"):
-        assert emulated["processor"][fact] == local["processor"][fact]
+        assert emulated["processor"][fact]["value"] == local["processor"][fact]["value"]
     assert emulated["scheduler"]["value"] == "slurm"
     assert (
         ramble_config(ROOT / "configs/local-slurm")["template"] == (ROOT / "configs/schedulers/slurm.tpl").read_text()

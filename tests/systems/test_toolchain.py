@@ -5,6 +5,7 @@ line naming both (hpcaas/toolchain.py)."""
 import shutil
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 import yaml
@@ -121,3 +122,45 @@ def test_a_compiler_the_family_knows_only_up_to_an_ancestor_says_so():
     )
     reason = toolchain.why_not("intel@2021.4.0", target)
     assert reason and reason.startswith("archspec: intel optimizes up to ")
+
+
+BOOTSTRAPPED = [  # systems whose image compiler archspec refuses for the CPU: they build with one Spack builds first
+    n
+    for n in SYSTEMS
+    if (image := systems.load_system(CONFIGS / n).get("image", {}).get("compiler", {}).get("value"))
+    and toolchain.why_not(image, systems.value(systems.load_system(CONFIGS / n), "processor.target"))
+]
+
+
+@pytest.mark.parametrize("name", BOOTSTRAPPED)
+def test_where_the_images_compiler_cannot_build_the_lock_uses_the_one_spack_builds_first(name):
+    import json
+
+    from hpcaas import environments
+
+    folder = CONFIGS / name
+    _, _, default = toolchain.compilers(folder)
+    image = systems.load_system(folder)["image"]["compiler"]["value"]
+    assert default != image and default in {
+        c["compiler"]["spec"].replace("@=", "@")
+        for c in yaml.safe_load((folder / "spack/compilers.yaml").read_text())["compilers"]
+    }
+    lock = environments.folder(environments.VALIDATION, name) / "spack.lock"
+    specs = json.loads(lock.read_text())["concrete_specs"].values()
+    built = {f"{s['compiler']['name']}@{s['compiler']['version']}" for s in specs if "compiler" in s}
+    assert built == {default}, (name, built)
+    runtime = [s["version"] for s in specs if s["name"] == "gcc-runtime"]
+    assert runtime == [default.split("@")[1]], runtime
+
+
+def test_the_dry_run_of_the_validation_suite_builds_with_it(project):
+    from testkit import run
+
+    name = BOOTSTRAPPED[0]
+    doc = systems.load_system(CONFIGS / name)
+    _, _, default = toolchain.compilers(CONFIGS / name)
+    target, _ = toolchain.targets(CONFIGS / name, systems.value(doc, "processor.target"))
+    ws = Path(run(f"scripts/dry-run.sh validate {name}").stdout.strip().splitlines()[-1])
+    envs = list((ws / "software").rglob("spack.yaml"))
+    specs = [s for env in envs for s in yaml.safe_load(env.read_text())["spack"]["specs"]]
+    assert specs and all(f"%{default} target={target}" in s for s in specs), specs
