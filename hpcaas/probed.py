@@ -20,6 +20,7 @@ from pathlib import Path
 
 import yaml
 
+from analysis.errors import InputError
 from hpcaas import local, probe
 from hpcaas.paths import CONFIGS
 from hpcaas.systems import check_system_dir
@@ -144,10 +145,12 @@ def write(folder: Path, name: str, scheduler: str, partition=None, plugins=(), c
     mpis = [m for m in local.MPI_PACKAGES if packages.get(m, {}).get("externals")]
     fab = described[0]["facts"]["fabric"]
     local.write_slurm_ramble(tmp, header, mpis, plugins, probe.interconnect(fab), fab["iface"])
-    check_system_dir(tmp)  # what make system writes passes what every system must
     shutil.rmtree(out, ignore_errors=True)
     tmp.rename(out)
     staging.rmdir()
+    # What make system writes passes what every system must; a refusal (say, the nodes' only
+    # compiler cannot build for their CPU) is raised with the folder in place, to be edited.
+    check_system_dir(out)
     return report + [f"configs/{name}: {len(described)} node(s) ({', '.join(n['node'] for n in described)})"]
 
 
@@ -159,9 +162,15 @@ def main(argv=None) -> int:
     ap.add_argument("--partition")
     ap.add_argument("--plugins", default="", help="srun --mpi=list's output")
     ap.add_argument("--cluster", default="")
+    ap.add_argument("--configs", type=Path, default=CONFIGS, help="where to write it (default: %(default)s)")
     args = ap.parse_args(argv)
     plugins = [w.strip(",") for w in args.plugins.split() if w.strip(",").isidentifier()]
-    for line in write(args.folder, args.name, args.scheduler, args.partition, plugins, args.cluster):
+    try:
+        lines = write(args.folder, args.name, args.scheduler, args.partition, plugins, args.cluster, args.configs)
+    except InputError as err:
+        print(f"hpcaas probed: {args.configs / args.name} written, but refused: {err}", file=sys.stderr)
+        return 2
+    for line in lines:
         print(f"[hpcaas] {line}", file=sys.stderr)
     return 0
 

@@ -130,3 +130,34 @@ def test_make_validate_runs_on_the_probed_system(cluster, probed_system):
         -3000:
     ]
     assert (ROOT / "results/validate/results.csv").is_file()
+
+
+def test_nodes_whose_compiler_cannot_build_for_their_cpu_are_written_but_refused(tmp_path, project):
+    """The description is kept to be edited (a compiler Spack builds first), and the refusal is
+    the one line every system gets."""
+    from hpcaas import toolchain
+
+    facts = probe.node_facts(peers=["127.0.0.1"])
+    compiler = yaml.safe_load((ROOT / "configs/local/spack/compilers.yaml").read_text())["compilers"][0]["compiler"]
+    spec = compiler["spec"].replace("@=", "@")
+    family = toolchain.archspec_targets()[facts["architecture"]]
+    target = next(
+        t for t, u in sorted(toolchain.archspec_targets().items()) if u.family == family and toolchain.why_not(spec, t)
+    )
+    probe_dir = tmp_path / "probe"
+    probe_dir.mkdir()
+    _node(probe_dir / "n1", "n1", facts)
+    (probe_dir / "n1/target").write_text(target)  # as `spack arch` and make system's definitions.yaml would say
+    definitions = probe_dir / "n1/spack/definitions.yaml"
+    definitions.write_text(re.sub(r"target=\S+", f"target={target}", definitions.read_text()))
+    configs = tmp_path / "configs"
+    proc = subprocess.run(
+        [sys.executable, "-m", "hpcaas.probed", probe_dir, "--name", "old-compiler", "--configs", configs],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+    )
+    assert proc.returncode == 2, proc.stderr
+    line = proc.stderr.strip()
+    assert len(line.splitlines()) == 1 and f"{spec} cannot build for {target}" in line, line
+    assert (configs / "old-compiler/system.yaml").is_file()
