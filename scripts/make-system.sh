@@ -3,7 +3,7 @@
 #   scripts/make-system.sh                  this machine: configs/local/ and configs/local-slurm/
 #                                           (the same machine behind slurm/up.sh's Slurm);
 #                                           generated, git-ignored
-#   scripts/make-system.sh --scheduler slurm [--partition P] NAME
+#   scripts/make-system.sh --scheduler slurm [--partition P] [--configs DIR] NAME
 #                                           a cluster: probes its compute nodes through Slurm,
 #                                           one task per node, and writes configs/NAME/
 #   scripts/make-system.sh --node DIR       (run on each node by the above) this node into DIR/<node>/
@@ -30,7 +30,7 @@ spack_find() {
     rm -f "$dir/linux/compilers.yaml"
 }
 
-scheduler="" partition=""
+scheduler="" partition="" configs=$HPCAAS_ROOT/configs
 while [ $# -gt 0 ]; do
     case $1 in
         --node)
@@ -50,6 +50,7 @@ while [ $# -gt 0 ]; do
             ;;
         --scheduler) scheduler=$2; shift 2 ;;
         --partition) partition=$2; shift 2 ;;
+        --configs) configs=$(realpath "$2"); shift 2 ;;  # where to write it (default: configs/)
         -*) die "usage: make system [SYSTEM=<name> SCHEDULER=slurm [PARTITION=<p>]] (got '$1')" ;;
         *) name=$1; shift ;;
     esac
@@ -94,7 +95,7 @@ say "make system: probing ${#nodes[@]} node(s) of ${partition:-the default parti
 HPCAAS_PROBE_PEERS="${peers[*]}" srun ${partition:+-p "$partition"} -N "${#nodes[@]}" --ntasks-per-node=1 \
     --exclusive -w "$list" --time=10 -J hpcaas-probe "$HPCAAS_ROOT/scripts/make-system.sh" --node "$tmp" ||
     die "the probe job failed on ${partition:-the default partition} (srun -w $list)"
-"$VENV/bin/python" -m hpcaas.probed "$tmp" --name "$name" --scheduler slurm ${partition:+--partition "$partition"} \
+"$VENV/bin/python" -m hpcaas.probed "$tmp" --name "$name" --configs "$configs" --scheduler slurm ${partition:+--partition "$partition"} \
     --plugins "$(srun --mpi=list 2>&1 | tr '\n' ' ')" \
     --cluster "$(scontrol show config | sed -n 's/^ClusterName *= *//p')"
-say "wrote configs/$name/ (hpcaas systems diff <system> $name: what differs from another system)"
+say "wrote $configs/$name/ (hpcaas systems diff <system> $name: what differs from another system)"
