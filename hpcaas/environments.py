@@ -34,14 +34,12 @@ CONCRETIZER = {
 
 def pairs() -> list:
     """(study, system) for every study and each of its paper systems, and the validation suite
-    on every system of configs/ but this machine's (make system's local, local-slurm)."""
+    on every committed system of configs/ (hpcaas.systems.committed)."""
     out = []
     for file in sorted(WORKSPACES.glob("*/study.yaml")):
         for system in fidelity.paper_systems(yaml.safe_load(file.read_text())):
             out.append((file.parent.name, system))
-    return out + [
-        (VALIDATION, folder.name) for folder in systems.system_folders() if folder.name not in systems.GENERATED
-    ]
+    return out + [(VALIDATION, name) for name in systems.committed()]
 
 
 def folder(study: str, system: str) -> Path:

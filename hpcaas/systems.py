@@ -17,6 +17,7 @@ import datetime
 import json
 import re
 import shlex
+import subprocess
 import sys
 from pathlib import Path
 
@@ -36,8 +37,7 @@ TARGETS_FILE = CONFIGS / "schema" / "archspec-targets.json"
 #: documented shape of `local`).
 NOT_SYSTEMS = {"schema", "schedulers", "expected", "local.example"}
 
-#: The systems `make system` writes for the machine it runs on (git-ignored): the others are
-#: committed and each has a solved validation lock (environments/validate/<system>/).
+#: The systems `make system` writes for the machine it runs on (git-ignored, never committed).
 GENERATED = ("local", "local-slurm")
 
 #: Files every system folder has besides system.yaml (ramble/env_vars.yaml is optional).
@@ -385,6 +385,20 @@ def system_folders(configs_dir=CONFIGS) -> list:
         for p in Path(configs_dir).iterdir()
         if p.is_dir() and p.name not in NOT_SYSTEMS and not p.name.startswith(".")
     )
+
+
+def committed(configs_dir=CONFIGS) -> list:
+    """The systems git tracks (committed, or added to be): each has a solved validation lock
+    (environments/validate/<system>/). A system just written by `make system` joins them once
+    it is added; outside a git checkout, every system but GENERATED."""
+    proc = subprocess.run(
+        ["git", "ls-files", "--", "*/system.yaml"], cwd=configs_dir, capture_output=True, text=True, check=False
+    )
+    folders = [f.name for f in system_folders(configs_dir) if f.name not in GENERATED]
+    if proc.returncode != 0:
+        return folders
+    tracked = {Path(line).parts[0] for line in proc.stdout.split()}
+    return [name for name in folders if name in tracked]
 
 
 def load_all(configs_dir=CONFIGS) -> dict:
