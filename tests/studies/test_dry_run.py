@@ -32,7 +32,7 @@ PAPER_STUDIES = sorted(
 
 
 def dry_run(study, system, scale="paper"):
-    proc = run(f"scripts/dry-run.sh {study} {system} {scale}")
+    proc = run(f"hpcaas dry-run {study} {system} --scale {scale}")
     return Path(proc.stdout.strip().splitlines()[-1])
 
 
@@ -84,12 +84,12 @@ def test_dry_run_gives_the_papers_matrix(project, study, system):
 
 
 def test_a_dry_run_from_the_cache_is_the_one_ramble_generates():
-    """scripts/dry-run.sh restores a workspace generated before from identical inputs
+    """make dry-run restores a workspace generated before from identical inputs
     (hpcaas/dryrun.py): its scripts and environments are what Ramble writes now, paths and all."""
-    generated = run("HPCAAS_DRYRUN_CACHE=0 scripts/dry-run.sh smoke local")
+    generated = run("HPCAAS_DRYRUN_CACHE=0 hpcaas dry-run smoke local")
     ws = Path(generated.stdout.strip().splitlines()[-1])
     fresh = {k: (e.script, e.specs) for k, e in dryrun.read(ws).items()}
-    cached = run("scripts/dry-run.sh smoke local")
+    cached = run("hpcaas dry-run smoke local")
     assert "generated before from identical inputs" in cached.stdout
     assert fresh and {k: (e.script, e.specs) for k, e in dryrun.read(ws).items()} == fresh
     assert str(ROOT) in next(iter(fresh.values()))[0]  # the project's own path, not the cache's placeholder
