@@ -159,9 +159,15 @@ class Run:
         wait-jobs' status (0: every job COMPLETED)."""
         say(f"{self.study} on {self.system}: ramble on")
         t0 = time.time()
-        self.ramble("on", *self.exclude(), on_line=progress.quiet)
         if self.scheduler != "slurm":
+            watch = progress.Experiments(self.ws, t0)
+            watch.start()
+            try:
+                self.ramble("on", *self.exclude(), on_line=progress.quiet)
+            finally:
+                watch.stop()
             return 0
+        self.ramble("on", *self.exclude(), on_line=progress.quiet)
         jobs = sum(1 for _ in self.ws.glob("experiments/*/*/*/execute_experiment"))
         say(f"{self.study}: waiting for its Slurm jobs")
         return tools.run(

@@ -40,16 +40,35 @@ def reproduce(study, system, scale=None):
     return proc, rows
 
 
+SOURCES = ("ramble-workspaces", "configs", "environments")
+
+
+def sources_state() -> str:
+    """What git sees under the sources, ignored files included: a run must add nothing there."""
+    return subprocess.run(
+        ["git", "status", "--porcelain", "--ignored", *SOURCES], cwd=ROOT, capture_output=True, text=True
+    ).stdout
+
+
 @pytest.fixture(scope="module")
 def stream(project):
+    before = sources_state()
     proc, rows = reproduce("stream-node", "local", "small")
     assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
-    return rows
+    dry = subprocess.run(["make", "dry-run", "STUDY=stream-node", "SYSTEM=local"], cwd=ROOT, capture_output=True)
+    assert dry.returncode == 0, dry.stderr[-2000:]
+    return rows, before, sources_state()
+
+
+def test_a_run_and_a_dry_run_write_nothing_under_the_sources(stream):
+    _, before, after = stream
+    assert after == before, f"new under {', '.join(SOURCES)}:\n{after}"
 
 
 def test_stream_study_measures_the_whole_node(stream):
     """stream-node's small preset: STREAM itself, one process with a thread per core of the node,
     each array 4 x the node's last-level cache (STREAM's rule), from the facts make system found."""
+    stream, _, _ = stream
     facts = yaml.safe_load((ROOT / "configs/local/system.yaml").read_text())
     cores = facts["sockets"]["value"] * facts["cores_per_socket"]["value"]
     triad = [r for r in stream if r["metric"] == "Triad top rate"]

@@ -13,6 +13,7 @@ tests/studies/<study>.yaml holds, per paper system, what the generated workspace
           spec: the Spack spec of the environment the script activates
 """
 
+import json
 from pathlib import Path
 
 import pytest
@@ -74,11 +75,17 @@ def test_dry_run_gives_the_papers_matrix(project, study, system):
             assert exp.env.get(var) == str(value), f"{name}: {var}={value} not set in\n{exp.script}"
         if "spec" in checks:
             assert checks["spec"] in exp.specs, f"{name}: {checks['spec']!r} not in {exp.specs}"
-    # The committed environment (and so its lock) is the one this study renders here.
+    # The committed environment (and so its lock) is the one this study renders here,
     manifest = environments.folder(study, system) / "spack.yaml"
     committed = yaml.safe_load(manifest.read_text())["spack"]["specs"]
     rendered = [environments.with_site_os(system, s) for s in environments.specs_of(ws)]
     assert sorted(committed) == sorted(rendered), f"{manifest}: run make concretize SYSTEM={system} ENV={study}"
+    # and each Ramble environment holds the lock's solve of its specs (its spack.lock, which Ramble
+    # keeps and installs): together every root, but a system's binary (Ramble solves that itself).
+    lock = json.loads((manifest.parent / "spack.lock").read_text())
+    roots = {r["hash"] for r in lock["roots"] if "external" not in lock["concrete_specs"][r["hash"]]}
+    seeded = {r["hash"] for f in ws.glob("software/*/spack.lock") for r in json.loads(f.read_text())["roots"]}
+    assert seeded == roots, f"{ws}/software: {sorted(seeded ^ roots)}"
     failures = fidelity.check(studies.load(study)["fidelity"], system, experiments)
     assert not failures, "\n".join(failures)
 
