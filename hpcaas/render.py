@@ -241,7 +241,15 @@ def workspace_config(study: str, system: str, scale: str = "paper", profile: str
     # At the workspace level a role has one value (a list there would multiply every
     # experiment); the experiments that sweep it got the list above.
     scalar_roles = {k: (v[0] if isinstance(v, list) else v) for k, v in roles.items()}
-    variables = {**sysconf["variables"], **launchers, **block.get("variables", {}), **scalar_roles, **overrides}
+    # `study`: the study's name wherever its workspace is (Ramble's workspace_name is the folder's).
+    variables = {
+        "study": study,
+        **sysconf["variables"],
+        **launchers,
+        **block.get("variables", {}),
+        **scalar_roles,
+        **overrides,
+    }
     env_vars = copy.deepcopy(sysconf["env_vars"])
     for action, values in block.get("env_vars", {}).items():
         env_vars[action] = {**env_vars.get(action, {}), **values} if isinstance(values, dict) else values

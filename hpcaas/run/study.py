@@ -89,13 +89,17 @@ class Run:
 
     def environments(self):
         say(f"{self.study} on {self.system}: Ramble writes the Spack environments")
-        if self.ramble("workspace", "setup", "--phases", "software_create_env", check=False):
+        self.create_env_rc = self.ramble("workspace", "setup", "--phases", "software_create_env", check=False)
+        if self.create_env_rc:
             warn(f"{self.study}: writing a Spack environment failed; its application's setup below says why")
 
     def lock(self) -> Lock:
         specs = environments.specs_of(self.ws)
         if not specs:
-            raise InputError(self.ws / "configs/ramble.yaml", "software", "a Spack environment (Ramble wrote none)")
+            raise tools.ToolError(
+                f"{self.study} on {self.system}: Ramble wrote no Spack environment "
+                f"(ramble workspace setup --phases software_create_env; its output: {self.log.name})"
+            )
         mine = environments.committed(self.study, self.system)
         if mine is not None:
             why = environments.stale_reason(self.study, self.system)
