@@ -37,9 +37,6 @@ TARGETS_FILE = CONFIGS / "schema" / "archspec-targets.json"
 #: documented shape of `local`).
 NOT_SYSTEMS = {"schema", "schedulers", "expected", "local.example"}
 
-#: The systems `make system` writes for the machine it runs on (git-ignored, never committed).
-GENERATED = ("local", "local-slurm")
-
 #: Files every system folder has besides system.yaml (ramble/env_vars.yaml is optional).
 SYSTEM_FILES = ["spack/compilers.yaml", "spack/packages.yaml", "ramble/variables.yaml", "ramble/fabrics.yaml"]
 
@@ -390,7 +387,9 @@ def system_folders(configs_dir=CONFIGS) -> list:
 def committed(configs_dir=CONFIGS) -> list:
     """The systems git tracks (committed, or added to be): each has a solved validation lock
     (environments/validate/<system>/). A system just written by `make system` joins them once
-    it is added; outside a git checkout, every system but GENERATED."""
+    it is added; outside a git checkout, every system but make system's own of this machine."""
+    from hpcaas.environments import GENERATED
+
     proc = subprocess.run(
         ["git", "ls-files", "--", "*/system.yaml"], cwd=configs_dir, capture_output=True, text=True, check=False
     )

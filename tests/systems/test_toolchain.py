@@ -11,10 +11,10 @@ import pytest
 import yaml
 
 from analysis.errors import InputError
-from hpcaas import systems, toolchain
+from hpcaas import environments, systems, toolchain
 from hpcaas.paths import CONFIGS, ROOT
 
-SYSTEMS = [p.name for p in systems.system_folders(CONFIGS) if p.name not in systems.GENERATED]
+SYSTEMS = [p.name for p in systems.system_folders(CONFIGS) if p.name not in environments.GENERATED]
 
 
 def cli(*args, configs=CONFIGS):
@@ -135,8 +135,6 @@ BOOTSTRAPPED = [  # systems whose image compiler archspec refuses for the CPU: t
 @pytest.mark.parametrize("name", BOOTSTRAPPED)
 def test_where_the_images_compiler_cannot_build_the_lock_uses_the_one_spack_builds_first(name):
     import json
-
-    from hpcaas import environments
 
     folder = CONFIGS / name
     _, _, default = toolchain.compilers(folder)
