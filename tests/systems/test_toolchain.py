@@ -158,7 +158,7 @@ def test_the_dry_run_of_the_validation_suite_builds_with_it(project):
     doc = systems.load_system(CONFIGS / name)
     _, _, default = toolchain.compilers(CONFIGS / name)
     target, _ = toolchain.targets(CONFIGS / name, systems.value(doc, "processor.target"))
-    ws = Path(run(f"scripts/dry-run.sh validate {name}").stdout.strip().splitlines()[-1])
+    ws = Path(run(f"hpcaas dry-run validate {name}").stdout.strip().splitlines()[-1])
     envs = list((ws / "software").rglob("spack.yaml"))
     specs = [s for env in envs for s in yaml.safe_load(env.read_text())["spack"]["specs"]]
     assert specs and all(f"%{default} target={target}" in s for s in specs), specs
