@@ -10,6 +10,7 @@ a file would change).
     hpcaas study expectations [--write] [STUDY ...]
 """
 
+import contextlib
 import difflib
 import sys
 from pathlib import Path
@@ -68,7 +69,9 @@ def main(studies: list, write: bool) -> int:
     changed = 0
     for study in studies or sorted(p.stem for p in FOLDER.glob("*.yaml")):
         file = FOLDER / f"{study}.yaml"
-        old, new = file.read_text(), regenerate(study)
+        with contextlib.redirect_stdout(sys.stderr):  # the dry-runs' progress; stdout is the difference
+            new = regenerate(study)
+        old = file.read_text()
         if yaml.safe_load(old) == yaml.safe_load(new):
             continue
         changed += 1
