@@ -13,13 +13,12 @@ import os
 import platform
 import re
 import subprocess
-import sys
 from datetime import date
 from pathlib import Path
 
 import yaml
 
-from hpcaas import probe
+from hpcaas import openblas, probe
 from hpcaas.paths import ROOT
 
 MULTIARCH = subprocess.run(["gcc", "-print-multiarch"], capture_output=True, text=True).stdout.strip()
@@ -288,26 +287,6 @@ def _dump(path: Path, header: str, doc: dict):
     path.write_text(header + yaml.safe_dump(doc, sort_keys=False))
 
 
-def openblas_env() -> dict:
-    """{OPENBLAS_CORETYPE: kernel} when OpenBLAS's own detection falls back to its generic
-    Prescott kernels on a processor with wider vectors: OpenBLAS 0.3.21 (Debian 12) does so on
-    processors it does not know (a Sapphire Rapids KVM guest), and runs DGEMM ~4x below what the
-    core can (make validate measured 15 % of the peak against 65 % with SkylakeX). Empty when
-    OpenBLAS is absent or its detection is right."""
-    proc = subprocess.run(
-        [sys.executable, "-c", "import ctypes; ctypes.CDLL('libopenblas.so.0')"],
-        capture_output=True,
-        text=True,
-        env={**{k: v for k, v in os.environ.items() if k != "OPENBLAS_CORETYPE"}, "OPENBLAS_VERBOSE": "2"},
-    )
-    detected = re.search(r"Core:\s*(\S+)", proc.stdout + proc.stderr)
-    if not detected or detected[1] != "Prescott":
-        return {}
-    flags = probe.cpu_flags()
-    kernel = "SkylakeX" if "avx512f" in flags else "Haswell" if "avx2" in flags else None
-    return {"OPENBLAS_CORETYPE": kernel} if kernel else {}
-
-
 def write_ramble(out: Path, launchers: dict):
     """configs/local/ramble: each MPI's own mpirun, run in place (no scheduler), shared memory."""
     variables = {
@@ -321,7 +300,7 @@ def write_ramble(out: Path, launchers: dict):
         **{f"{name}_mpirun": path for name, path in launchers.items()},
         "fabric": "shm",
     }
-    env = {"OMPI_MCA_btl_vader_single_copy_mechanism": "none", **openblas_env()}
+    env = {"OMPI_MCA_btl_vader_single_copy_mechanism": "none", **openblas.openblas_env()}
     if os.geteuid() == 0:  # Open MPI refuses to run as root without both of these.
         env.update(OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1")
     _dump(
@@ -413,7 +392,7 @@ def write_slurm_ramble(out: Path, header: str, mpis, plugins, interconnect: dict
     fabrics = fabrics_for(interconnect, iface)
     _dump(out / "ramble/variables.yaml", header, {"variables": slurm_variables(mpis, plugins, next(iter(fabrics)))})
     _dump(out / "ramble/fabrics.yaml", header, {"fabrics": fabrics})
-    env = openblas_env()
+    env = openblas.openblas_env()
     env_file = out / "ramble/env_vars.yaml"
     if env:
         _dump(env_file, header, {"env_vars": {"set": env}})
