@@ -1,6 +1,6 @@
 import os
 
-from ramble.app.hpcaas.montecarlo import *
+from hpcaas_kit import *
 from ramble.appkit import *
 
 SUITE = "Amber24_Benchmark_Suite"
@@ -14,13 +14,15 @@ SUITE = "Amber24_Benchmark_Suite"
 #   |         ns/day =       0.89   seconds/ns =   97515.36
 #   |  Master Total wall time:         296    seconds     0.08 hours   ("Master " in MPI builds)
 TABLE = r"^\|\s+(?P<table>[A-Z][\w ]*CPU Time[\w ]*?)(?:, Average for All Tasks)?:\s*$"
-ROUTINE = r"^\|\s+(?P<routine>[A-Za-z0-9][\w ]*?)\s+(?P<sec>[0-9]+\.[0-9]+)\s+(?P<pct>[0-9]+\.[0-9]+)\s*$"
-ROUTINE_TOTAL = r"^\|\s+Total\s+(?P<sec>[0-9]+\.[0-9]+)\s*$"
+ROUTINE = r"^\|\s+(?P<routine>[A-Za-z0-9][\w ]*?)\s+(?P<sec>" + NUM + r")\s+(?P<pct>" + NUM + r")\s*$"
+ROUTINE_TOTAL = r"^\|\s+Total\s+(?P<sec>" + NUM + r")\s*$"
 AVERAGE = r"^\|\s+Average timings for (?P<steps>last\s+[0-9]+ steps|all steps):"
-ELAPSED = r"^\|\s+Elapsed\(s\)\s+=\s+(?P<elapsed>[0-9.]+)\s+Per Step\(ms\)\s+=\s+(?P<per_step>[0-9.]+)"
-RATE = r"^\|\s+ns/day\s+=\s+(?P<ns_per_day>[0-9.]+)\s+seconds/ns\s+=\s+(?P<s_per_ns>[0-9.]+)"
-TIMES = r"^\|\s+(?:Master )?(?P<phase>Setup|NonSetup|Total) (?P<kind>CPU|wall) time:\s+(?P<sec>[0-9.]+)\s+" r"seconds"
-TIMES_HOURS = TIMES + r"\s+(?P<hours>[0-9.]+) hours"
+ELAPSED = r"^\|\s+Elapsed\(s\)\s+=\s+(?P<elapsed>" + NUM + r")\s+Per Step\(ms\)\s+=\s+(?P<per_step>" + NUM + r")"
+RATE = r"^\|\s+ns/day\s+=\s+(?P<ns_per_day>" + NUM + r")\s+seconds/ns\s+=\s+(?P<s_per_ns>" + NUM + r")"
+TIMES = (
+    r"^\|\s+(?:Master )?(?P<phase>Setup|NonSetup|Total) (?P<kind>CPU|wall) time:\s+(?P<sec>" + NUM + r")\s+" r"seconds"
+)
+TIMES_HOURS = TIMES + r"\s+(?P<hours>" + NUM + r") hours"
 
 
 class Amber(ExecutableApplication):

@@ -1,6 +1,6 @@
+from hpcaas_kit import *
 from ramble.app.builtin.hpl import Hpl as BuiltinHpl
 from ramble.app.builtin.hpl import pad_value
-from ramble.app.hpcaas.montecarlo import *
 from ramble.appkit import *
 
 # HPL.dat for one problem, as (the builtin's variable, value, HPL's description), in file order:
@@ -67,7 +67,6 @@ def hpl_dat_lines(**values):
     return HPL_DAT_HEADER + settings + [HPL_DAT_SEPARATOR]
 
 
-NUM = r"[0-9]+(?:\.[0-9]*)?(?:[eE][-+]?[0-9]+)?"
 # One result line per test. HPL 2.3: "WR11C2R4        4000   128     1     2    1.59    2.6817e+01";
 # 2.2 and older print 3 significant digits; NVIDIA's HPL adds the rate per GPU in parentheses.
 RESULT = (

@@ -1,5 +1,5 @@
+from hpcaas_kit import *
 from ramble.app.builtin.intel_mpi_benchmarks import IntelMpiBenchmarks as BuiltinImb
-from ramble.app.hpcaas.montecarlo import *
 from ramble.appkit import *
 
 # IMB-MPI1 tables, one row per message size:

@@ -1,5 +1,5 @@
+from hpcaas_kit import *
 from ramble.app.builtin.lammps import Lammps as BuiltinLammps
-from ramble.app.hpcaas.montecarlo import *
 from ramble.appkit import *
 
 # LAMMPS' own packages the S4 study compares, on top of the usual MD set.
@@ -42,7 +42,7 @@ LOOP = (
     r"for (?P<steps>[0-9]+) steps with (?P<atoms>[0-9]+) atoms"
 )
 # "99.3% CPU use with 4 MPI tasks x 1 OpenMP threads" ("x no OpenMP threads" without OpenMP).
-CPU_USE = r"^(?P<cpu>[0-9.]+)% CPU use with (?P<mpi>[0-9]+) MPI tasks x (?P<omp>[0-9]+|no) OpenMP threads"
+CPU_USE = r"^(?P<cpu>" + NUM + r")% CPU use with (?P<mpi>[0-9]+) MPI tasks x (?P<omp>[0-9]+|no) OpenMP threads"
 # "MPI task timing breakdown": Section | min | avg | max | %varavg | %total ("Other" has avg and
 # %total only).
 SECTION = (

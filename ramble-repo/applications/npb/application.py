@@ -1,4 +1,4 @@
-from ramble.app.hpcaas.montecarlo import *
+from hpcaas_kit import *
 from ramble.appkit import *
 
 KERNELS = ["cg", "ep", "ft", "is", "lu", "mg"]

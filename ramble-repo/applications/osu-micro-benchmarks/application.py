@@ -1,8 +1,8 @@
 import os
 import re
 
+from hpcaas_kit import *
 from ramble.app.builtin.osu_micro_benchmarks import OsuMicroBenchmarks as BuiltinOsu
-from ramble.app.hpcaas.montecarlo import *
 from ramble.appkit import *
 
 # The studies' benchmarks and the largest message size each prints by default (1 << 22 for
@@ -13,7 +13,6 @@ STUDY_BENCHMARKS = {"osu_latency": "4194304", "osu_bw": "4194304", "osu_bibw": "
 #   collectives with -f:  # Size  Avg Latency(us)  Min Latency(us)  Max Latency(us)  Iterations
 #   data validation (-c, 5.9+): a last column "Pass" or "Fail"
 SIZE = r"^\s*(?P<msg_size>[0-9]+)\s+"
-NUM = r"[0-9]+(?:\.[0-9]+)?"
 EXTRA_TABLES = [
     (
         re.compile(r"^#\s*Size\s+Avg Latency\(us\)\s+Min Latency\(us\)\s+Max Latency\(us\)\s+Iterations"),
