@@ -12,6 +12,7 @@ Ramble's commands, `make foms` and Ramble's own tests load it alike."""
 
 from hpcaas_kit.criteria import CRASHES, absent, log_criteria
 from hpcaas_kit.patterns import LOG, NUM, RESULTS, UNSIGNED
+from hpcaas_kit.results import ResultIdentity
 from hpcaas_kit.tables import figures_of_merit, printf_command, spack_package, workload_variables
 
 __all__ = [
@@ -19,6 +20,7 @@ __all__ = [
     "LOG",
     "NUM",
     "RESULTS",
+    "ResultIdentity",
     "UNSIGNED",
     "absent",
     "figures_of_merit",

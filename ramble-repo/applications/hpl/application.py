@@ -84,7 +84,7 @@ def summary(what, count=r"(?P<count>\d+)"):
     return r"^\s+" + count + " tests " + what
 
 
-class Hpl(BuiltinHpl):
+class Hpl(ResultIdentity, BuiltinHpl):
     """HPL with a one-problem "local" workload and success criteria on its residual checks.
 
     Ramble's builtin reports each test's time and GFLOP/s but no residual check: a run whose
@@ -113,6 +113,8 @@ class Hpl(BuiltinHpl):
         )
 
     figure_of_merit_context("problem-name", regex=RESULT, output_format="{tv} N={N} NB={NB} P={P} Q={Q}")
+    # HPL.dat may list a value twice (the same test twice): each is its own result, numbered.
+    numbered_contexts = ("problem-name",)
     figures_of_merit(
         ("Time", RESULT, "time", "s"),
         ("GFlops", RESULT, "gflops", "GFLOP/s"),

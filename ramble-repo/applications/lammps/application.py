@@ -61,7 +61,7 @@ DEVICE_TIME = (
 )
 
 
-class Lammps(BuiltinLammps):
+class Lammps(ResultIdentity, BuiltinLammps):
     """LAMMPS for S4 (Desmos/Angara): LJ weak scaling and the C30H62 oil model, each with the
     CPU, GPU package and INTEL package builds; and the catalog's LJ melt written in the experiment.
 
@@ -133,6 +133,13 @@ class Lammps(BuiltinLammps):
             description=f"Lattice cells along {_axis[0]} (32,000 atoms at 20^3); for weak "
             f"scaling grow it with the ranks, e.g. 20*2 for 8 ranks",
         )
+
+    # Every run or minimize command of an input is a run block with its own summary, opened by
+    # its memory line: "Per MPI rank memory allocation" (2017 on), "Memory usage per processor".
+    figure_of_merit_context(
+        "run", regex=r"^(?:Per MPI rank memory allocation|Memory usage per processor)", output_format="run"
+    )
+    section_contexts = ("run",)
 
     for _name, _unit in (
         ("Tau per day", "tau/day"),
