@@ -8,8 +8,9 @@ from ramble.appkit import success_criteria
 # rank 1 ... exited on signal 11 (Segmentation fault)", "... exited with non-zero status"), MPICH,
 # Intel MPI and Cray MPICH ("application called MPI_Abort(...)", "BAD TERMINATION OF ONE OF YOUR
 # APPLICATION PROCESSES"), Slurm ("srun: error: n1: task 0: Killed", "slurmstepd: error: *** STEP
-# 12.0 ON n1 CANCELLED AT ..."), a crash's own report (gfortran's "Program received signal
-# SIGSEGV: Segmentation fault", a core dump).
+# 12.0 ON n1 CANCELLED AT ..."), Cray's aprun ("Application 2155432 exit codes: 1", "... exit
+# signals: Killed"), a crash's own report (gfortran's "Program received signal SIGSEGV:
+# Segmentation fault", Intel Fortran's "forrtl: error (78): process killed (SIGTERM)", a core dump).
 CRASHES = "|".join(
     [
         "MPI_ABORT was invoked",
@@ -22,6 +23,8 @@ CRASHES = "|".join(
         "core dumped",
         "srun: error",
         "slurmstepd: error",
+        "Application [0-9]+ exit (?:codes|signals):",
+        "forrtl: (?:severe|error)",
     ]
 )
 

@@ -23,11 +23,15 @@ TIMES = (
     r"^\|\s+(?:Master )?(?P<phase>Setup|NonSetup|Total) (?P<kind>CPU|wall) time:\s+(?P<sec>" + NUM + r")\s+" r"seconds"
 )
 TIMES_HOURS = TIMES + r"\s+(?P<hours>" + NUM + r") hours"
+# sander's TIMINGS section: each item's seconds and its share of its parent item, nested
+# ("|       Force time               913.51 (98.63% of Runmd)" ... "| Total time   927.30 (100.0% of ALL  )").
+SANDER_TIME = r"^\|\s+(?P<item>\S.*?)\s+(?P<sec>" + NUM + r") \(\s*(?P<pct>" + NUM + r")% of (?P<of>\w+)\s*\)\s*$"
 
 
 class Amber(ExecutableApplication):
     """AMBER pmemd on the Amber benchmark suite, for S3 (AMBER best practices): Myoglobin
-    (2,492 atoms, GB implicit solvent) and FactorIX (90,906 atoms, PME).
+    (2,492 atoms, GB implicit solvent) and FactorIX (90,906 atoms, PME). mdout of sander, pmemd
+    and pmemd.cuda alike, plain MD and free-energy (TI, MBAR) runs.
 
     Amber is licensed: Spack builds it only from the tarballs the recipe names, placed in the
     project's mirror (`spack info amber`, spack-repo/packages/amber), so the catalog skips it
@@ -126,13 +130,22 @@ class Amber(ExecutableApplication):
         contexts=["table"],
     )
 
+    # sander (also a free-energy run's engine): its nested TIMINGS.
+    figures_of_merit(
+        ("{item} ({of})", SANDER_TIME, "sec", "s"),
+        ("{item} share of {of}", SANDER_TIME, "pct", "%"),
+        log_file="{results_file}",
+    )
+
     log_criteria(
         "{results_file}",
-        # pmemd writes its wall-time summary only after the last step; a killed or crashed run
-        # stops mid-trajectory without it.
-        completed=r".*Total wall time:",
+        # Each engine writes its timing summary only after the last step (a killed or crashed run
+        # stops mid-trajectory without it): pmemd its wall-time lines, sander its "| Total time".
+        completed=r"(?:.*Total wall time:|^\|\s+Total time\s+" + NUM + ")",
         # vlimit: atoms faster than the velocity limit (a blowing-up system); pmemd's own error stops.
         no_errors=absent(r".*(?:vlimit exceeded|STOP PMEMD Terminated Abnormally|ERROR:|cudaMemcpy.*failed)"),
-        # Energies pmemd could not print (asterisks) or compute (NaN).
-        finite_values=absent(r"(?i).*=\s+(?:\*\*\*\*+|[-+]?nan\b)"),
+        # Energies the run could not print (asterisks) or compute (NaN). Not a free-energy run's
+        # MBAR lines: "Energy at 0.8300 = ******" is the energy of a window far from the run's
+        # lambda, overflowing its print format as it normally does.
+        finite_values=absent(r"(?i)(?!Energy at ).*=\s+(?:\*\*\*\*+|[-+]?nan\b)"),
     )
