@@ -10,26 +10,6 @@ import os
 import sys
 from pathlib import Path
 
-from analysis import (
-    best,
-    collect,
-    compare,
-    correlate,
-    cost,
-    directions,
-    files,
-    frame,
-    gate,
-    normalise,
-    plot,
-    published,
-    repeats,
-    report,
-    rpeak,
-    scaling,
-    summary,
-    table,
-)
 from analysis.errors import InputError
 
 PROG = "hpcaas-analyze"
@@ -66,6 +46,8 @@ def _read(path, **kwargs):
     row is bad input: an analysis of nothing would print an empty answer and exit 0."""
     import pandas as pd
 
+    from analysis import files
+
     paths = path.paths if isinstance(path, _Inputs) else [path]
     frames = [files.read_results(p, **kwargs) for p in paths]
     for p, df in zip(paths, frames):
@@ -80,6 +62,8 @@ def _read(path, **kwargs):
 
 def _read_or_collect(path):
     """A results CSV, or a workspace folder (collected on the fly)."""
+    from analysis import collect
+
     if Path(path).is_dir():
         return collect.collect(path), str(Path(path) / collect.RESULTS_FILE)
     return _read(path), path
@@ -91,11 +75,15 @@ def _given(args, *names):
 
 
 def _emit(df, args):
+    from analysis import files
+
     _write(files.render(df, args.format), args.output)
 
 
 def _write(data, output):
     """Text to stdout or -o, a figure (bytes) to -o; an unwritable path is bad input."""
+    from analysis import files
+
     try:
         files.emit(data, output)
     except OSError as err:
@@ -104,6 +92,8 @@ def _write(data, output):
 
 def _direction(args, df, file):
     """The direction of --metric (which must be in the file) from its unit or the flags."""
+    from analysis import directions, frame
+
     unit = str(frame.select_metric(df, args.metric, file)["unit"].iloc[0])
     return directions.resolve(args.metric, unit, file, args.higher_is_better, args.lower_is_better)
 
@@ -112,6 +102,8 @@ def _direction(args, df, file):
 
 
 def cmd_collect(args):
+    from analysis import collect
+
     _emit(
         collect.collect(args.workspace, **_given(args, "configs_dir", "spack_lock", "commit", "inputs_hash", "jobs")),
         args,
@@ -119,11 +111,15 @@ def cmd_collect(args):
 
 
 def cmd_table(args):
+    from analysis import table
+
     df = _read(args.csv)
     _emit(table.table(df, args.metric, args.csv, args.rows, args.cols), args)
 
 
 def cmd_scaling(args):
+    from analysis import scaling
+
     df = _read(args.csv)
     out = scaling.scaling(
         df, args.metric, _direction(args, df, args.csv), args.csv, by=args.by, nodes_col=args.nodes_col, weak=args.weak
@@ -132,6 +128,8 @@ def cmd_scaling(args):
 
 
 def cmd_compare(args):
+    from analysis import compare
+
     df = _read(args.csv)
     _emit(
         compare.compare(
@@ -142,16 +140,22 @@ def cmd_compare(args):
 
 
 def cmd_normalise(args):
+    from analysis import normalise
+
     df = _read(args.csv)
     _emit(normalise.normalise(df, args.metric, normalise.parse_cell(args.to), args.csv, by=args.by), args)
 
 
 def cmd_best(args):
+    from analysis import best
+
     df = _read(args.csv)
     _emit(best.best(df, args.metric, _direction(args, df, args.csv), args.csv, by=args.by or []), args)
 
 
 def cmd_repeats(args):
+    from analysis import repeats
+
     df = _read(args.csv)
     _emit(repeats.repeats(df, args.csv, metric=args.metric), args)
 
@@ -161,6 +165,8 @@ def _systems(df):
 
 
 def cmd_cost(args):
+    from analysis import cost
+
     df = _read(args.csv)
     prices = (
         cost.prices_from_configs(args.prices, _systems(df))
@@ -174,12 +180,16 @@ def cmd_cost(args):
 
 
 def cmd_correlate(args):
+    from analysis import correlate, files
+
     df = _read(args.csv)
     traits = files.read_traits(args.traits)
     _emit(correlate.correlate(df, args.metric, traits, args.csv, args.traits, by=args.by or []), args)
 
 
 def cmd_rpeak(args):
+    from analysis import files, rpeak
+
     if args.csv is not None and not args.metric:
         raise InputError("command line", "rpeak", "--metric with a results CSV")
     df = _read(args.csv) if args.csv is not None else None
@@ -191,6 +201,8 @@ def cmd_rpeak(args):
 
 
 def cmd_published(args):
+    from analysis import published
+
     mapping = {}
     for item in args.map or []:
         if "=" not in item:
@@ -203,6 +215,8 @@ def cmd_published(args):
 
 
 def cmd_gate(args):
+    from analysis import gate
+
     measured, baseline = _read(args.csv), _read(args.baseline)
     options = _given(args, "sigma", "floor", "metrics", "higher_is_better", "lower_is_better")
     out = gate.gate(measured, baseline, args.csv, args.baseline, **options)
@@ -224,6 +238,8 @@ def cmd_gate(args):
 
 
 def cmd_plot(args):
+    from analysis import plot, scaling
+
     df = _read(args.csv)
     if args.kind == "scaling":
         direction = _direction(args, df, args.csv)
@@ -241,6 +257,8 @@ def cmd_plot(args):
 
 
 def cmd_report(args):
+    from analysis import report
+
     df, file = _read_or_collect(args.input)
     out = Path(args.output)
     if out.exists() and not out.is_dir():
@@ -255,6 +273,8 @@ def cmd_report(args):
 
 
 def cmd_summary(args):
+    from analysis import summary
+
     df, _ = _read_or_collect(args.input)
     _write(summary.summary(df), args.output)
 
@@ -297,6 +317,8 @@ def _command(sub, run, help, **common):
 
 
 def build_parser():
+    from analysis import gate
+
     ap = _Parser(prog=PROG, description=__doc__.split("\n")[0])
     sub = ap.add_subparsers(dest="command", required=True, metavar="COMMAND")
 

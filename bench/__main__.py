@@ -1,14 +1,19 @@
-"""`make bench [FULL=1]`: measure the speed targets of issue 17 on this machine, print every
-figure and append it to runs/bench/bench.csv (with the date, host, cores, target and load).
+"""`make bench [FULL=1]`: measure the speed targets of issues 17 and 32 on this machine, print
+every figure against its target and append it to runs/bench/bench.csv (with the date, host,
+cores, target and load: the machine is shared, so a figure is only as quiet as its neighbours).
 
-    python -m bench [--full] [--ci] [--only rows,dryrun,overhead,clone,ci] [--rows N] [--repeats N]
+    python -m bench [--full] [--ci] [--only rows,dryrun,overhead,clone,test,ci] [--rows N]
+                    [--repeats N] [--tests ARGS...]
 
-Fast (about a minute): the analysis of 1,000,000 rows, make dry-run at 10 and 100 experiments,
-Ramble's overhead on the smoke study (when make smoke has set it up). --full adds the dry-run
-at 1000 experiments and a fresh clone's make setup && make smoke, cold and warm (minutes); --ci
-adds .ci/run on a clean clone with an empty cache, then warm (bench/ci.py: an hour or more).
-Figures are reported against the issue's targets, never asserted: the exit status is 0 unless a
-measurement could not be made."""
+Fast (a few minutes): the first analysis of 1,000,000 rows in a new process, imports included,
+with its peak RSS (rows); make dry-run at 10 and 100 experiments (dryrun); Ramble's overhead on
+the smoke study, when make smoke has set it up (overhead). --full adds the dry-run at 1000
+experiments, a new clone's make setup && make smoke on a new machine (an empty HPCAAS_CACHE)
+and on this warm one, split into setup, Ramble's phases and the experiments' own runs (clone),
+and make test's wall time with its slowest tests (test: --tests times scripts/test.sh ARGS
+instead); --ci adds .ci/run on a clean clone with an empty cache, then warm (bench/ci.py: an
+hour or more). Figures are reported against the issues' targets, never asserted: the exit
+status is 0 unless a measurement could not be made."""
 
 import argparse
 import sys
@@ -18,7 +23,7 @@ from pathlib import Path
 
 from bench import record
 
-PARTS = ("rows", "dryrun", "overhead", "clone", "ci")
+PARTS = ("rows", "dryrun", "overhead", "clone", "test", "ci")
 
 
 def _measure(part, args, folder: Path) -> list:
@@ -38,6 +43,10 @@ def _measure(part, args, folder: Path) -> list:
         from bench import clone
 
         return clone.measure(record.CSV.parent)
+    if part == "test":
+        from bench import tests
+
+        return tests.measure(record.CSV.parent, args.tests)
     from bench import ci
 
     return ci.measure(record.CSV.parent)
@@ -50,8 +59,9 @@ def main(argv=None) -> int:
     ap.add_argument("--only", help=f"comma-separated parts: {','.join(PARTS)}")
     ap.add_argument("--rows", type=int, default=1_000_000)
     ap.add_argument("--repeats", type=int, default=3, help="runs of the analysis (the median is reported)")
+    ap.add_argument("--tests", nargs="+", help="test: time scripts/test.sh with these arguments instead of make test")
     args = ap.parse_args(argv)
-    chosen = {"clone": args.full, "ci": args.ci}
+    chosen = {"clone": args.full, "test": args.full, "ci": args.ci}
     parts = args.only.split(",") if args.only else [p for p in PARTS if chosen.get(p, True)]
     unknown = sorted(set(parts) - set(PARTS))
     if unknown:

@@ -16,6 +16,7 @@ class Timed:
     wall: float
     cpu: float
     output: str
+    rc: int = 0
     marks: list = field(default_factory=list)  # (seconds since the start, '[hpcaas] ...' line)
 
     def steps(self) -> list:
@@ -25,8 +26,9 @@ class Timed:
         return [(text, t2 - t1) for (t1, text), (t2, _) in zip(points, points[1:])]
 
 
-def run(script: str, cwd=ROOT, env=None, setup_env=True, log=None) -> Timed:
-    """Run a bash script (after setup-env.sh unless told not to); a failure raises with its output's tail."""
+def run(script: str, cwd=ROOT, env=None, setup_env=True, log=None, check=True) -> Timed:
+    """Run a bash script (after setup-env.sh unless told not to); a failure raises with its
+    output's tail, unless check is false (then Timed.rc says it)."""
     prelude = f". {ROOT}/setup-env.sh && " if setup_env else ""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     t0 = time.perf_counter()
@@ -49,7 +51,7 @@ def run(script: str, cwd=ROOT, env=None, setup_env=True, log=None) -> Timed:
     output = "".join(lines)
     if log is not None:
         log.write_text(output)
-    if proc.returncode != 0:
+    if check and proc.returncode != 0:
         tail = "\n".join(output.splitlines()[-15:])
         raise RuntimeError(f"`{script}` failed (exit {proc.returncode}) in {cwd}:\n{tail}")
-    return Timed(wall, cpu, output, marks)
+    return Timed(wall, cpu, output, rc=proc.returncode, marks=marks)

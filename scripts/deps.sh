@@ -13,9 +13,12 @@ while IFS=$'\t' read -r _ debs _; do
     PACKAGES+=("${more[@]}")
 done < <(grep -v '^#' "$HPCAAS_ROOT/scripts/debian-externals.tsv")
 
+# One dpkg-query for all of them (one a package costs seconds on a busy machine).
+installed=" $(dpkg-query -W -f='${Package} ${Status}\n' "${PACKAGES[@]}" 2>/dev/null |
+    awk '/ install ok installed$/ {printf "%s ", $1}')"
 missing=()
 for p in "${PACKAGES[@]}"; do
-    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+    case "$installed" in *" $p "*) ;; *) missing+=("$p") ;; esac
 done
 [ ${#missing[@]} -eq 0 ] && exit 0
 

@@ -3,10 +3,14 @@
 # tarball is the pristine upstream one, and with patches made from upstream git commits, for
 # the machines that cannot reach upstream.
 # Uses a private apt configuration for deb-src, so the system's apt sources stay untouched.
+# Every file, once its sha256 matched, is also kept in the machine's store of files by checksum
+# ($HPCAAS_CACHE/sources/<sha256>): a new clone's mirror links them from there instead of
+# downloading them again.
 source "$(dirname "$0")/lib.sh"
 
 mirror=$HPCAAS_ROOT/mirror
 apt_dir=$HPCAAS_CACHE/apt-src
+store=$HPCAAS_CACHE/sources
 
 # Spack looks a source up by checksum first (_source-cache/archive/<sha[:2]>/<sha>.<ext>),
 # then by name (<package>/<file>); the checksum path is a link to the named file.
@@ -18,12 +22,32 @@ digest_path() {
     esac
 }
 
+# keep SHA SRC: SRC, whose sha256 was checked to be SHA, into the machine's store.
+keep() {
+    [ -f "$store/$1" ] && return 0
+    mkdir -p "$store"
+    { ln -f "$2" "$store/$1.part.$$" 2>/dev/null || cp "$2" "$store/$1.part.$$"; } && mv "$store/$1.part.$$" "$store/$1"
+}
+
+# link SHA DEST: DEST (a path in the mirror) becomes the stored file of SHA, linked (or copied
+# across file systems); false when the store lacks it.
+link() {
+    [ -f "$store/$1" ] || return 1
+    mkdir -p "$(dirname "$2")"
+    { ln -f "$store/$1" "$2.part" 2>/dev/null || cp "$store/$1" "$2.part"; } && mv "$2.part" "$2"
+}
+
 # place PKG FILE SHA SRC: SRC into the mirror as PKG/FILE, after checking its sha256.
 place() {
     local got; got=$(sha256sum "$4" | cut -d' ' -f1)
     [ "$got" = "$3" ] || die "$4 has sha256 $got, not $3 (scripts/mirror-sources.tsv): not the upstream file"
-    mkdir -p "$mirror/$1"
-    cp "$4" "$mirror/$1/$2.part" && mv "$mirror/$1/$2.part" "$mirror/$1/$2"
+    keep "$3" "$4"
+    link "$3" "$mirror/$1/$2"
+    digest "$1" "$2" "$3"
+}
+
+# digest PKG FILE SHA: the checksum path Spack looks PKG/FILE up by.
+digest() {
     local digest; digest=$(digest_path "$2" "$3")
     mkdir -p "$(dirname "$digest")" && ln -sfn "../../../$1/$2" "$digest"
 }
@@ -33,15 +57,30 @@ place() {
 # looks it up by in the mirror (configure.sh names mirror/ as Ramble's mirror too).
 # The list is made again only when an application changed (a stamp of their files).
 mirror_inputs() {
-    local stamp lines url commit path sha dest tmp missing=""
-    stamp=$(cat "$HPCAAS_ROOT"/ramble-repo/applications/*/application.py | sha256sum | cut -d' ' -f1)
+    local stamp lines url commit path sha dest tmp missing="" listed
+    source "$HPCAAS_ROOT/pins.env"
+    # The list follows from the applications, the script and Ramble: kept by their hash for the
+    # machine (Ramble takes seconds to start).
+    stamp=$(cat "$HPCAAS_ROOT"/ramble-repo/applications/*/application.py "$HPCAAS_ROOT/scripts/mirror-inputs.py" |
+        { cat; echo "$RAMBLE_COMMIT"; } | sha256sum | cut -d' ' -f1)
     [ "$(cat "$mirror/.inputs-stamp" 2>/dev/null)" = "$stamp" ] && return 0
-    [ -x "$TOOLS/ramble/bin/ramble" ] || die "run 'make setup' first (the inputs are listed by Ramble)"
-    lines=$(PATH="$VENV/bin:$PATH" "$TOOLS/ramble/bin/ramble" python "$HPCAAS_ROOT/scripts/mirror-inputs.py") ||
-        die "listing the applications' inputs failed (ramble python scripts/mirror-inputs.py)"
+    listed=$HPCAAS_CACHE/mirror-inputs/$stamp.tsv
+    if [ -f "$listed" ]; then
+        lines=$(cat "$listed")
+    else
+        [ -x "$TOOLS/ramble/bin/ramble" ] || die "run 'make setup' first (the inputs are listed by Ramble)"
+        lines=$(PATH="$VENV/bin:$PATH" "$TOOLS/ramble/bin/ramble" python "$HPCAAS_ROOT/scripts/mirror-inputs.py") ||
+            die "listing the applications' inputs failed (ramble python scripts/mirror-inputs.py)"
+        mkdir -p "$(dirname "$listed")"
+        printf '%s\n' "$lines" > "$listed.$$" && mv "$listed.$$" "$listed"
+    fi
     while IFS=$'\t' read -r url commit path sha dest; do
         [ -n "$url" ] || continue
-        [ -f "$mirror/$dest" ] && [ "$(sha256sum "$mirror/$dest" | cut -d' ' -f1)" = "$sha" ] && continue
+        if [ -f "$mirror/$dest" ] && [ "$(sha256sum "$mirror/$dest" | cut -d' ' -f1)" = "$sha" ]; then
+            keep "$sha" "$mirror/$dest"
+            continue
+        fi
+        link "$sha" "$mirror/$dest" && continue
         say "mirror: input $dest from $url (commit $commit)"
         tmp=$(mktemp -d)
         if ! git clone -q --bare --filter=blob:none "$url" "$tmp/repo.git" 2>/dev/null &&
@@ -57,7 +96,8 @@ mirror_inputs() {
             die "$url has no $path at commit $commit (input $dest)"
         [ "$(sha256sum "$tmp/input" | cut -d' ' -f1)" = "$sha" ] ||
             die "$url $commit:$path is not the file of sha256 $sha that the application's input_file names"
-        mkdir -p "$(dirname "$mirror/$dest")" && mv "$tmp/input" "$mirror/$dest"
+        keep "$sha" "$tmp/input"
+        link "$sha" "$mirror/$dest"
         rm -rf "$tmp"
     done <<< "$lines"
     [ -n "$missing" ] || { mkdir -p "$mirror" && echo "$stamp" > "$mirror/.inputs-stamp"; }
@@ -67,7 +107,17 @@ mirror_inputs
 todo=()
 while IFS=$'\t' read -r pkg version deb file sha; do
     case "$pkg" in ''|'#'*) continue ;; esac
-    [ -f "$mirror/$pkg/$file" ] && [ -e "$(digest_path "$file" "$sha")" ] || todo+=("$pkg $version $deb $file $sha")
+    if [ -f "$mirror/$pkg/$file" ] && [ -e "$(digest_path "$file" "$sha")" ]; then
+        # A mirror filled before the store was: the next clone links it from there.
+        [ -f "$store/$sha" ] || [ "$(sha256sum "$mirror/$pkg/$file" | cut -d' ' -f1)" != "$sha" ] ||
+            keep "$sha" "$mirror/$pkg/$file"
+        continue
+    fi
+    if link "$sha" "$mirror/$pkg/$file"; then
+        digest "$pkg" "$file" "$sha"
+        continue
+    fi
+    todo+=("$pkg $version $deb $file $sha")
 done < "$HPCAAS_ROOT/scripts/mirror-sources.tsv"
 [ ${#todo[@]} -eq 0 ] && exit 0
 
