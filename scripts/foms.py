@@ -7,7 +7,9 @@ puts each log wherever the application's FOMs and success criteria read from, ma
 experiments run, and lets Ramble's analyze pipeline extract.
 
 - Prints `<fom>\t<value>\t<units>` once per FOM and context (context values first,
-  `<context>=<value> `), whichever workloads matched it.
+  `<context>=<value> `; a section's name before them, `section=<name> `; the position of a
+  name that recurs after them, ` #2`: ramble-repo/README.md item 11), whichever workloads
+  matched it.
 - A log from elsewhere has no experiment: the `requested-*` criteria (which compare the run
   with the experiment's variables) are left out, unless VAR=VALUE gives every variable one
   uses (e.g. `hpl_n=1000`), as Ramble would have.
@@ -15,6 +17,7 @@ experiments run, and lets Ramble's analyze pipeline extract.
   the first line that matches the application's `run_start_regex`, and each later line that
   matches it with the same text opens the next run. Only the last run is read, and stderr says
   which lines opened runs; a line a run prints before its opening line stays with the run before.
+  Several benchmarks or run blocks within one run are its sections, and each is reported.
 Exit 0 when the log's run meets the success criteria, 1 naming the failed criteria (or saying
 that no FOM matched), 2 on bad arguments.
 """
@@ -162,22 +165,55 @@ def analyze(spec_file):
 
 def context_labeller(app_cls):
     """Turn a context's formatted name back into `<field>=<value>` using its output_format
-    (e.g. 'Message Size: 8' from 'Message Size: {msg_size}' -> 'msg_size=8')."""
-    patterns = []
-    for def_name, conf in app_cls.figure_of_merit_contexts.items():
-        fmt = conf["output_format"]
+    (e.g. 'Message Size: 8' from 'Message Size: {msg_size}' -> 'msg_size=8'), with the section
+    and the position the application kit adds to a name (ramble-repo/kit/results.py):
+    'Allreduce: Bytes: 8 (Latency)' -> 'section=Allreduce bytes=8', 'WR11C2R4 N=1000 ... #2'
+    -> 'tv=WR11C2R4 N=1000 ... #2'."""
+    from hpcaas_kit.results import PART_SEPARATOR, POSITION, SECTION_SEPARATOR
+
+    def pattern(fmt):
         parts = re.split(r"\{(\w+)\}", fmt)
-        regex = "".join(re.escape(p) if i % 2 == 0 else f"(?P<{p}>.*?)" for i, p in enumerate(parts))
-        patterns.append((def_name, re.compile(regex + "$"), parts[1::2], len("".join(parts[0::2]))))
+        return "".join(re.escape(p) if i % 2 == 0 else f"(?P<{p}>.*?)" for i, p in enumerate(parts)), parts
+
+    position = re.escape(POSITION).replace(re.escape("{}"), "[0-9]+")
+    contexts = app_cls.figure_of_merit_contexts
+    sections = list(getattr(app_cls, "section_contexts", ()))
+    # A section's name: its contexts' names joined, maybe numbered (groups renamed: only the
+    # whole is wanted).
+    section_name = (
+        re.escape(PART_SEPARATOR).join(
+            re.sub(r"\(\?P<\w+>", "(?:", pattern(contexts[c]["output_format"])[0]) for c in sections
+        )
+        + f"(?:{position})?"
+    )
+    patterns = []
+    for def_name, conf in contexts.items():
+        regex, parts = pattern(conf["output_format"])
+        patterns.append(
+            (def_name, re.compile(regex + f"(?P<_position>{position})?$"), parts[1::2], len("".join(parts[0::2])))
+        )
     # The most literal text first: a bare "{level}" matches any name, so it is tried last.
     patterns = [p[:3] for p in sorted(patterns, key=lambda p: -p[3])]
+    qualified = re.compile(f"(?P<_section>{section_name}){re.escape(SECTION_SEPARATOR)}")
 
-    def label(name):
+    def plain(name):
+        """The label of a name of the application's own contexts (not a section's), or None."""
         for def_name, regex, fields in patterns:
             m = regex.match(name)
-            if m:
-                return " ".join(f"{f}={m.group(f)}" for f in fields) if fields else f"{def_name}={name}"
-        return f"context={name}"
+            if m and def_name not in sections:
+                at = m.start("_position") if m.group("_position") else len(name)
+                text = " ".join(f"{f}={m.group(f)}" for f in fields) if fields else f"{def_name}={name[:at]}"
+                return text + name[at:]
+        return None
+
+    def label(name):
+        m = qualified.match(name) if sections else None
+        rest = plain(name[m.end() :]) if m else None
+        if rest:
+            return f"section={m.group('_section')} {rest}"
+        if plain(name):
+            return plain(name)
+        return f"section={name}" if sections and re.fullmatch(section_name, name) else f"context={name}"
 
     return label
 

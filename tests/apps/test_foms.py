@@ -1,8 +1,11 @@
 """Every application's FOM regexes against real output logs, through `make foms` (Ramble's
 own definitions and matching). Each tests/apps/<app>/cases.yaml lists real logs, where they
 came from, the exact values Ramble must extract, whether the run must count as a success and, when
-not, the success criteria it fails (`failed`); a log of several appended runs says how many (`runs`)."""
+not, the success criteria it fails (`failed`); a log of several appended runs says how many (`runs`);
+`absent` names results the log must not give (a run block's figure it does not print). A log kept
+compressed as it was published (`.bz2`) is read decompressed."""
 
+import bz2
 import json
 import subprocess
 from pathlib import Path
@@ -18,6 +21,15 @@ CASES = [
 ]
 
 
+def readable(log, tmp):
+    """LOG itself, or for a compressed one its text in TMP."""
+    if log.suffix != ".bz2":
+        return str(log)
+    out = tmp / log.stem
+    out.write_bytes(bz2.decompress(log.read_bytes()))
+    return str(out)
+
+
 @pytest.fixture(scope="module")
 def extracted(project, tmp_path_factory):
     """Every case through `scripts/foms.py --batch` (what `make foms` runs, one Ramble session
@@ -27,7 +39,7 @@ def extracted(project, tmp_path_factory):
     cases = [
         {
             "app": app,
-            "log": str(ROOT / "tests/apps" / app / case["log"]),
+            "log": readable(ROOT / "tests/apps" / app / case["log"], tmp),
             "workload": case.get("workload"),
             "vars": case.get("vars", {}),
         }
@@ -64,6 +76,8 @@ def test_foms_from_real_log(extracted, i):
         exp_value, exp_units = expected
         assert float(value) == pytest.approx(float(exp_value), rel=1e-12), key
         assert units == exp_units, key
+    for key in case.get("absent", []):
+        assert key not in foms, f"{log}: {key} extracted, but the log does not print it there"
     if "count" in case:
         assert len(foms) == case["count"]
 

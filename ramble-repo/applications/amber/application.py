@@ -1,6 +1,6 @@
 import os
 
-from ramble.app.hpcaas.montecarlo import *
+from hpcaas_kit import *
 from ramble.appkit import *
 
 SUITE = "Amber24_Benchmark_Suite"
@@ -14,18 +14,24 @@ SUITE = "Amber24_Benchmark_Suite"
 #   |         ns/day =       0.89   seconds/ns =   97515.36
 #   |  Master Total wall time:         296    seconds     0.08 hours   ("Master " in MPI builds)
 TABLE = r"^\|\s+(?P<table>[A-Z][\w ]*CPU Time[\w ]*?)(?:, Average for All Tasks)?:\s*$"
-ROUTINE = r"^\|\s+(?P<routine>[A-Za-z0-9][\w ]*?)\s+(?P<sec>[0-9]+\.[0-9]+)\s+(?P<pct>[0-9]+\.[0-9]+)\s*$"
-ROUTINE_TOTAL = r"^\|\s+Total\s+(?P<sec>[0-9]+\.[0-9]+)\s*$"
+ROUTINE = r"^\|\s+(?P<routine>[A-Za-z0-9][\w ]*?)\s+(?P<sec>" + NUM + r")\s+(?P<pct>" + NUM + r")\s*$"
+ROUTINE_TOTAL = r"^\|\s+Total\s+(?P<sec>" + NUM + r")\s*$"
 AVERAGE = r"^\|\s+Average timings for (?P<steps>last\s+[0-9]+ steps|all steps):"
-ELAPSED = r"^\|\s+Elapsed\(s\)\s+=\s+(?P<elapsed>[0-9.]+)\s+Per Step\(ms\)\s+=\s+(?P<per_step>[0-9.]+)"
-RATE = r"^\|\s+ns/day\s+=\s+(?P<ns_per_day>[0-9.]+)\s+seconds/ns\s+=\s+(?P<s_per_ns>[0-9.]+)"
-TIMES = r"^\|\s+(?:Master )?(?P<phase>Setup|NonSetup|Total) (?P<kind>CPU|wall) time:\s+(?P<sec>[0-9.]+)\s+" r"seconds"
-TIMES_HOURS = TIMES + r"\s+(?P<hours>[0-9.]+) hours"
+ELAPSED = r"^\|\s+Elapsed\(s\)\s+=\s+(?P<elapsed>" + NUM + r")\s+Per Step\(ms\)\s+=\s+(?P<per_step>" + NUM + r")"
+RATE = r"^\|\s+ns/day\s+=\s+(?P<ns_per_day>" + NUM + r")\s+seconds/ns\s+=\s+(?P<s_per_ns>" + NUM + r")"
+TIMES = (
+    r"^\|\s+(?:Master )?(?P<phase>Setup|NonSetup|Total) (?P<kind>CPU|wall) time:\s+(?P<sec>" + NUM + r")\s+" r"seconds"
+)
+TIMES_HOURS = TIMES + r"\s+(?P<hours>" + NUM + r") hours"
+# sander's TIMINGS section: each item's seconds and its share of its parent item, nested
+# ("|       Force time               913.51 (98.63% of Runmd)" ... "| Total time   927.30 (100.0% of ALL  )").
+SANDER_TIME = r"^\|\s+(?P<item>\S.*?)\s+(?P<sec>" + NUM + r") \(\s*(?P<pct>" + NUM + r")% of (?P<of>\w+)\s*\)\s*$"
 
 
 class Amber(ExecutableApplication):
     """AMBER pmemd on the Amber benchmark suite, for S3 (AMBER best practices): Myoglobin
-    (2,492 atoms, GB implicit solvent) and FactorIX (90,906 atoms, PME).
+    (2,492 atoms, GB implicit solvent) and FactorIX (90,906 atoms, PME). mdout of sander, pmemd
+    and pmemd.cuda alike, plain MD and free-energy (TI, MBAR) runs.
 
     Amber is licensed: Spack builds it only from the tarballs the recipe names, placed in the
     project's mirror (`spack info amber`, spack-repo/packages/amber), so the catalog skips it
@@ -124,13 +130,22 @@ class Amber(ExecutableApplication):
         contexts=["table"],
     )
 
+    # sander (also a free-energy run's engine): its nested TIMINGS.
+    figures_of_merit(
+        ("{item} ({of})", SANDER_TIME, "sec", "s"),
+        ("{item} share of {of}", SANDER_TIME, "pct", "%"),
+        log_file="{results_file}",
+    )
+
     log_criteria(
         "{results_file}",
-        # pmemd writes its wall-time summary only after the last step; a killed or crashed run
-        # stops mid-trajectory without it.
-        completed=r".*Total wall time:",
+        # Each engine writes its timing summary only after the last step (a killed or crashed run
+        # stops mid-trajectory without it): pmemd its wall-time lines, sander its "| Total time".
+        completed=r"(?:.*Total wall time:|^\|\s+Total time\s+" + NUM + ")",
         # vlimit: atoms faster than the velocity limit (a blowing-up system); pmemd's own error stops.
         no_errors=absent(r".*(?:vlimit exceeded|STOP PMEMD Terminated Abnormally|ERROR:|cudaMemcpy.*failed)"),
-        # Energies pmemd could not print (asterisks) or compute (NaN).
-        finite_values=absent(r"(?i).*=\s+(?:\*\*\*\*+|[-+]?nan\b)"),
+        # Energies the run could not print (asterisks) or compute (NaN). Not a free-energy run's
+        # MBAR lines: "Energy at 0.8300 = ******" is the energy of a window far from the run's
+        # lambda, overflowing its print format as it normally does.
+        finite_values=absent(r"(?i)(?!Energy at ).*=\s+(?:\*\*\*\*+|[-+]?nan\b)"),
     )

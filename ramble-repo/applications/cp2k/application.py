@@ -1,4 +1,4 @@
-from ramble.app.hpcaas.montecarlo import *
+from hpcaas_kit import *
 from ramble.appkit import *
 
 # Debian 12 ships CP2K 2023.1 (the build this machine runs); Spack's recipe has the same release
@@ -80,12 +80,12 @@ H2O_8 = [
 # A row of the closing "T I M I N G" report: subroutine, calls (max), stack depth (ASD), self
 # time (average, max), total time (average, max).
 TIMING = (
-    r"^ (?P<routine>[A-Za-z_][\w]*)\s+(?P<calls>[0-9]+)\s+(?P<asd>[0-9.]+)\s+(?P<self_avg>[0-9.]+)\s+"
-    r"(?P<self_max>[0-9.]+)\s+(?P<total_avg>[0-9.]+)\s+(?P<total_max>[0-9.]+)\s*$"
+    r"^ (?P<routine>[A-Za-z_][\w]*)\s+(?P<calls>[0-9]+)\s+(?P<asd>" + NUM + r")\s+(?P<self_avg>" + NUM + r")\s+"
+    r"(?P<self_max>" + NUM + r")\s+(?P<total_avg>" + NUM + r")\s+(?P<total_max>" + NUM + r")\s*$"
 )
 # "MESSAGE PASSING PERFORMANCE": routine, calls, average volume in bytes (not for all routines).
-MP = r"^ (?P<mp>MP_\w+)\s+(?P<calls>[0-9]+)(?:\s+[0-9.]+)?\s*$"
-MP_VOLUME = r"^ (?P<mp>MP_\w+)\s+(?P<calls>[0-9]+)\s+(?P<volume>[0-9.]+)\s*$"
+MP = r"^ (?P<mp>MP_\w+)\s+(?P<calls>[0-9]+)(?:\s+" + NUM + r")?\s*$"
+MP_VOLUME = r"^ (?P<mp>MP_\w+)\s+(?P<calls>[0-9]+)\s+(?P<volume>" + NUM + r")\s*$"
 # The last MD step's summary: " MD| CPU time per MD step [s]   0.534671   1.427776" (instantaneous,
 # average); up to CP2K 8 " CPU TIME [s]         =      1.30      2.26".
 MD_PAIR = r"^ (?:MD\| {new}|{old}\s*=)\s+(?P<inst>" + NUM + r")\s+(?P<avg>" + NUM + r")\s*$"

@@ -1,7 +1,7 @@
 import os
 
+from hpcaas_kit import *
 from ramble.app.builtin.gromacs import Gromacs as BuiltinGromacs
-from ramble.app.hpcaas.montecarlo import *
 from ramble.appkit import *
 
 # One activity of mdrun's "R E A L   C Y C L E   A N D   T I M E   A C C O U N T I N G" table
@@ -18,8 +18,8 @@ ACTIVITY = (
 CALLS = rf"^ (?P<activity>{_NAMED})\s\s+\d+\s+\d+\s+(?P<count>\d+)\s+{_TAIL}"
 # "       Time:     2786.381       21.801    12781.1" and "Performance:       79.271        0.303",
 # in md.log and on stderr alike.
-TIME = r"^\s+Time:\s+(?P<core>[0-9]+\.[0-9]+)\s+(?P<wall>[0-9]+\.[0-9]+)\s+(?P<percent>[0-9]+\.[0-9]+)\s*$"
-PERFORMANCE = r"^Performance:\s+(?P<ns_per_day>[0-9]+\.[0-9]+)\s+(?P<hours_per_ns>[0-9]+\.[0-9]+)\s*$"
+TIME = r"^\s+Time:\s+(?P<core>" + NUM + r")\s+(?P<wall>" + NUM + r")\s+(?P<percent>" + NUM + r")\s*$"
+PERFORMANCE = r"^Performance:\s+(?P<ns_per_day>" + NUM + r")\s+(?P<hours_per_ns>" + NUM + r")\s*$"
 
 # The catalog's water box: SPC/E water from GROMACS' own data (spc216.gro, oplsaa.ff, installed
 # with every build), energy-minimized, then run by the workload's mdrun line. Only the box edge
@@ -201,17 +201,17 @@ class Gromacs(BuiltinGromacs):
 
     # Domain decomposition's load balance report (multi-rank runs).
     figures_of_merit(
-        ("Average load imbalance", r"^\s*Average load imbalance:\s*(?P<v>[0-9.]+)\s*%", "%"),
-        ("Balanceable part of the step", r"^\s*The balanceable part of the MD step is\s*(?P<v>[0-9.]+)\s*%", "%"),
+        ("Average load imbalance", r"^\s*Average load imbalance:\s*(?P<v>" + NUM + r")\s*%", "%"),
+        ("Balanceable part of the step", r"^\s*The balanceable part of the MD step is\s*(?P<v>" + NUM + r")\s*%", "%"),
         (
             "Time waiting for load imbalance",
-            r"^\s*Part of the total run time spent waiting due to load imbalance:\s*(?P<v>[0-9.]+)\s*%",
+            r"^\s*Part of the total run time spent waiting due to load imbalance:\s*(?P<v>" + NUM + r")\s*%",
             "%",
         ),
-        ("PME mesh/force load", r"^\s*Average PME mesh/force load:\s*(?P<v>[0-9.]+)\s*$", ""),
+        ("PME mesh/force load", r"^\s*Average PME mesh/force load:\s*(?P<v>" + NUM + r")\s*$", ""),
         (
             "Time waiting for PP/PME imbalance",
-            r"^\s*Part of the total run time spent waiting due to PP/PME imbalance:\s*(?P<v>[0-9.]+)\s*%",
+            r"^\s*Part of the total run time spent waiting due to PP/PME imbalance:\s*(?P<v>" + NUM + r")\s*%",
             "%",
         ),
         log_file="{results_file}",

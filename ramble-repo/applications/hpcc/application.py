@@ -1,6 +1,6 @@
+from hpcaas_kit import *
 from ramble.app.builtin.hpcc import Hpcc as BuiltinHpcc
 from ramble.app.hpcaas.hpl import hpl_dat_lines, hpl_variables
-from ramble.app.hpcaas.montecarlo import *
 from ramble.appkit import *
 
 # HPCC's input: HPL.dat's layout (from the hpl application; device out 8, as HPCC's own
@@ -156,7 +156,7 @@ class Hpcc(BuiltinHpcc):
             group_name="val",
             units=unit,
             contexts=["Summary"],
-            fom_regex=metric + r"=(?P<val>[0-9]+(?:\.[0-9]*)?(?:[eE][-+]?[0-9]+)?)\s*$",
+            fom_regex=metric + r"=(?P<val>" + UNSIGNED + r")\s*$",
         )
 
 

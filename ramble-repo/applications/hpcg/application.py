@@ -1,11 +1,9 @@
 import os
 import re
 
+from hpcaas_kit import *
 from ramble.app.builtin.hpcg import Hpcg as BuiltinHpcg
-from ramble.app.hpcaas.montecarlo import *
 from ramble.appkit import *
-
-NUM = r"(?P<value>[0-9]+(?:\.[0-9]*)?(?:[eE][-+]?[0-9]+)?)"
 
 # Every number of HPCG's result file, as (FOM name, HPCG 3.1's Section::Key, unit); the name is
 # HPCG's own path unless the builtin named it. Vendor builds (NVIDIA's, Intel's) print the same
@@ -112,8 +110,8 @@ LEVEL_KEYS = [
 # "SpMV  =  178.3 GF (1123.1 GB/s Effective)   22.3 GF_per ( 140.4 GB/s Effective)" (per GPU),
 # then "end of application...".
 NV_KERNEL = (
-    r"^(?P<kernel>SpMV|SymGS|total|final)\s*=\s*(?P<gf>[0-9.eE+-]+) GF \(\s*(?P<bw>[0-9.eE+-]+) GB/s Effective\)"
-    r"\s+(?P<gfper>[0-9.eE+-]+) GF_per \(\s*(?P<bwper>[0-9.eE+-]+) GB/s Effective\)"
+    r"^(?P<kernel>SpMV|SymGS|total|final)\s*=\s*(?P<gf>" + NUM + r") GF \(\s*(?P<bw>" + NUM + r") GB/s Effective\)"
+    r"\s+(?P<gfper>" + NUM + r") GF_per \(\s*(?P<bwper>" + NUM + r") GB/s Effective\)"
 )
 NV_SUMMARY = [
     ("NVIDIA setup time", r"^Setup time:\s*", "s"),
@@ -227,7 +225,7 @@ class Hpcg(BuiltinHpcg):
             figure_of_merit(
                 fom,
                 log_file=RESULTS,
-                fom_regex=r"^" + key + r"\s*=\s*" + NUM,
+                fom_regex=r"^" + key + rf"\s*=\s*(?P<value>{NUM})",
                 group_name="value",
                 units=units,
                 contexts=contexts,
@@ -244,7 +242,7 @@ class Hpcg(BuiltinHpcg):
         contexts=["kernel"],
     )
     for fom, prefix, units in NV_SUMMARY:
-        figure_of_merit(fom, log_file=RESULTS, fom_regex=prefix + NUM, group_name="value", units=units)
+        figure_of_merit(fom, log_file=RESULTS, fom_regex=prefix + rf"(?P<value>{NUM})", group_name="value", units=units)
 
     log_criteria(
         RESULTS,

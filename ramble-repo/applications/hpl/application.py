@@ -1,6 +1,6 @@
+from hpcaas_kit import *
 from ramble.app.builtin.hpl import Hpl as BuiltinHpl
 from ramble.app.builtin.hpl import pad_value
-from ramble.app.hpcaas.montecarlo import *
 from ramble.appkit import *
 
 # HPL.dat for one problem, as (the builtin's variable, value, HPL's description), in file order:
@@ -67,7 +67,6 @@ def hpl_dat_lines(**values):
     return HPL_DAT_HEADER + settings + [HPL_DAT_SEPARATOR]
 
 
-NUM = r"[0-9]+(?:\.[0-9]*)?(?:[eE][-+]?[0-9]+)?"
 # One result line per test. HPL 2.3: "WR11C2R4        4000   128     1     2    1.59    2.6817e+01";
 # 2.2 and older print 3 significant digits; NVIDIA's HPL adds the rate per GPU in parentheses.
 RESULT = (
@@ -85,7 +84,7 @@ def summary(what, count=r"(?P<count>\d+)"):
     return r"^\s+" + count + " tests " + what
 
 
-class Hpl(BuiltinHpl):
+class Hpl(ResultIdentity, BuiltinHpl):
     """HPL with a one-problem "local" workload and success criteria on its residual checks.
 
     Ramble's builtin reports each test's time and GFLOP/s but no residual check: a run whose
@@ -114,6 +113,8 @@ class Hpl(BuiltinHpl):
         )
 
     figure_of_merit_context("problem-name", regex=RESULT, output_format="{tv} N={N} NB={NB} P={P} Q={Q}")
+    # HPL.dat may list a value twice (the same test twice): each is its own result, numbered.
+    numbered_contexts = ("problem-name",)
     figures_of_merit(
         ("Time", RESULT, "time", "s"),
         ("GFlops", RESULT, "gflops", "GFLOP/s"),

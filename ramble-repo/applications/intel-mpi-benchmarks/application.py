@@ -1,5 +1,5 @@
+from hpcaas_kit import *
 from ramble.app.builtin.intel_mpi_benchmarks import IntelMpiBenchmarks as BuiltinImb
-from ramble.app.hpcaas.montecarlo import *
 from ramble.appkit import *
 
 # IMB-MPI1 tables, one row per message size:
@@ -18,7 +18,7 @@ COMBINED = ROW + r"(?P<t_min>\d+\.\d+)\s+(?P<t_max>\d+\.\d+)\s+(?P<t_avg>\d+\.\d
 STATS = (("min", "t_min"), ("max", "t_max"), ("avg", "t_avg"))
 
 
-class IntelMpiBenchmarks(BuiltinImb):
+class IntelMpiBenchmarks(ResultIdentity, BuiltinImb):
     """Intel MPI Benchmarks (IMB-MPI1) 2019.1 for S5 (Sendrecv, Alltoallv, Allgatherv at 128 KiB
     and 1 MiB) and S4 (Alltoall at 16 B and 256 KiB); PingPong for point-to-point checks.
 
@@ -85,6 +85,11 @@ class IntelMpiBenchmarks(BuiltinImb):
             "(a case-insensitive regular expression)",
         )
 
+    # Each table is a section: a benchmark at a process count (a run of several benchmarks, or
+    # of one from -npmin up, prints one table for each), "# Benchmarking X" then "# #processes = N".
+    figure_of_merit_context("benchmark", regex=r"^# Benchmarking (?P<benchmark>\S+)", output_format="{benchmark}")
+    figure_of_merit_context("processes", regex=r"^#\s*#processes\s*=\s*(?P<n>[0-9]+)", output_format="{n} processes")
+    section_contexts = ("benchmark", "processes")
     figure_of_merit_context("latency-bytes", regex=COLLECTIVE, output_format="Bytes: {bytes} (Latency)")
     figure_of_merit_context("bw-bytes", regex=PINGPONG, output_format="Bytes: {bytes} (BW)")
     figure_of_merit_context("band-bytes", regex=BAND, output_format="Bytes: {bytes} (Band)")

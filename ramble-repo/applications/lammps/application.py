@@ -1,5 +1,5 @@
+from hpcaas_kit import *
 from ramble.app.builtin.lammps import Lammps as BuiltinLammps
-from ramble.app.hpcaas.montecarlo import *
 from ramble.appkit import *
 
 # LAMMPS' own packages the S4 study compares, on top of the usual MD set.
@@ -42,7 +42,7 @@ LOOP = (
     r"for (?P<steps>[0-9]+) steps with (?P<atoms>[0-9]+) atoms"
 )
 # "99.3% CPU use with 4 MPI tasks x 1 OpenMP threads" ("x no OpenMP threads" without OpenMP).
-CPU_USE = r"^(?P<cpu>[0-9.]+)% CPU use with (?P<mpi>[0-9]+) MPI tasks x (?P<omp>[0-9]+|no) OpenMP threads"
+CPU_USE = r"^(?P<cpu>" + NUM + r")% CPU use with (?P<mpi>[0-9]+) MPI tasks x (?P<omp>[0-9]+|no) OpenMP threads"
 # "MPI task timing breakdown": Section | min | avg | max | %varavg | %total ("Other" has avg and
 # %total only).
 SECTION = (
@@ -61,7 +61,7 @@ DEVICE_TIME = (
 )
 
 
-class Lammps(BuiltinLammps):
+class Lammps(ResultIdentity, BuiltinLammps):
     """LAMMPS for S4 (Desmos/Angara): LJ weak scaling and the C30H62 oil model, each with the
     CPU, GPU package and INTEL package builds; and the catalog's LJ melt written in the experiment.
 
@@ -133,6 +133,13 @@ class Lammps(BuiltinLammps):
             description=f"Lattice cells along {_axis[0]} (32,000 atoms at 20^3); for weak "
             f"scaling grow it with the ranks, e.g. 20*2 for 8 ranks",
         )
+
+    # Every run or minimize command of an input is a run block with its own summary, opened by
+    # its memory line: "Per MPI rank memory allocation" (2017 on), "Memory usage per processor".
+    figure_of_merit_context(
+        "run", regex=r"^(?:Per MPI rank memory allocation|Memory usage per processor)", output_format="run"
+    )
+    section_contexts = ("run",)
 
     for _name, _unit in (
         ("Tau per day", "tau/day"),

@@ -1,4 +1,4 @@
-from ramble.app.hpcaas.montecarlo import *
+from hpcaas_kit import *
 from ramble.appkit import *
 
 # A row of the timer table MPAS prints at the end of log.atmosphere.0000.out:

@@ -1,8 +1,8 @@
 import os
 import re
 
+from hpcaas_kit import *
 from ramble.app.builtin.namd import Namd as BuiltinNamd
-from ramble.app.hpcaas.montecarlo import *
 from ramble.appkit import *
 from ramble.keywords import keywords
 
@@ -10,8 +10,8 @@ from ramble.keywords import keywords
 # mode prints ns/day there instead (and 0 MB memory), which Ramble's builtin regex does not read.
 UNIT = r"(?P<unit>days/ns|ns/day)"
 BENCHMARK = (
-    r"Info: Benchmark time:\s+(?P<cpus>[0-9]+)\s+CPUs\s+(?P<s_per_step>[0-9.eE+-]+)\s+s/step\s+"
-    r"(?P<rate>[0-9.eE+-]+)\s+" + UNIT + r"\s+(?P<mem>[0-9.eE+-]+)\s+MB memory"
+    r"Info: Benchmark time:\s+(?P<cpus>[0-9]+)\s+CPUs\s+(?P<s_per_step>" + NUM + r")\s+s/step\s+"
+    r"(?P<rate>" + NUM + r")\s+" + UNIT + r"\s+(?P<mem>" + NUM + r")\s+MB memory"
 )
 # The first estimate, printed before the benchmark lines, in the same layout.
 INITIAL = BENCHMARK.replace("Benchmark time", "Initial time")
@@ -89,7 +89,7 @@ class Namd(BuiltinNamd):
         LOG,
         # NAMD prints "End of program" (the builtin's criterion) after a FATAL ERROR too; a
         # completed run ends with its WallClock line.
-        completed=r".*WallClock:\s+[0-9.]+\s+CPUTime:",
+        completed=r".*WallClock:\s+" + NUM + r"\s+CPUTime:",
         no_errors=absent(r".*(?:FATAL ERROR|Charm\+\+ fatal error|Called CmiAbort)"),
         # Energies NAMD could not compute ("nan" in an ENERGY line) before it gives up on them.
         finite_values=absent(r"(?i)^ENERGY:.*\s[-+]?(?:nan|inf)(?:\s|$)"),

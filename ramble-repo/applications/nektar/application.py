@@ -1,4 +1,4 @@
-from ramble.app.hpcaas.montecarlo import *
+from hpcaas_kit import *
 from ramble.appkit import *
 
 # Printed every IO_InfoSteps steps by Nektar++'s time-stepping solvers (UnsteadySystem).

@@ -1,4 +1,4 @@
-from ramble.app.hpcaas.montecarlo import *
+from hpcaas_kit import *
 from ramble.appkit import *
 
 KERNELS = ["cg", "ep", "ft", "is", "lu", "mg"]
@@ -13,8 +13,9 @@ def result(label, group=r"\S+"):
     return r"^\s*" + label + r"\s*=\s*(?P<value>" + group + r")\s*$"
 
 
-class Npb(ExecutableApplication):
-    """NAS Parallel Benchmarks, MPI version: kernels CG, EP, FT, IS, MG and the LU solver.
+class Npb(ResultIdentity, ExecutableApplication):
+    """NAS Parallel Benchmarks, MPI version: kernels CG, EP, FT, IS, MG and the LU solver (and,
+    in a log from elsewhere, the OpenMP and the multi-zone MPI+OpenMP versions: BT-MZ, SP-MZ, LU-MZ).
 
     S2 runs NPB 3.4 class C at 32 and 64 ranks; S4 runs NPB 3.3.1 class C at 4 ranks per node.
     The class is fixed at build time (Spack variant `classes`), so each binary is named
@@ -35,6 +36,14 @@ class Npb(ExecutableApplication):
 
     # " NAS Parallel Benchmarks 3.4 -- CG Benchmark" (3.3.1: "NAS Parallel Benchmarks 3.3 -- CG Benchmark").
     run_start_regex = r"^\s*NAS Parallel Benchmarks"
+    # A job that ran several benchmarks into one output: each is a section, named by its banner
+    # ("... -- CG Benchmark"; multi-zone: "(NPB3.3-MZ-MPI) - BT-MZ MPI+OpenMP Benchmark").
+    figure_of_merit_context(
+        "benchmark",
+        regex=r"^\s*NAS Parallel Benchmarks.*?-+ (?P<benchmark>[A-Z]+(?:-MZ)?)\b.* Benchmark",
+        output_format="{benchmark}",
+    )
+    section_contexts = ("benchmark",)
 
     for kernel in KERNELS:
         executable(f"execute-{kernel}", f"{kernel}.{{npb_class}}.{{npb_suffix}}", use_mpi=True)
@@ -78,6 +87,8 @@ class Npb(ExecutableApplication):
         (r"Active proc(?:s|esses)", "Active processes", ""),
         (r"Compiled procs", "Compiled processes", ""),
         (r"Total threads", "Total threads", ""),
+        # The multi-zone OpenMP version's outer (zone) threads.
+        (r"Total o_threads", "Outer threads", ""),
         (r"Avail threads", "Available threads", ""),
         (r"Mop/s total", "Mop/s total", "Mop/s"),
         (r"Mop/s/process", "Mop/s per process", "Mop/s"),
@@ -87,8 +98,9 @@ class Npb(ExecutableApplication):
 
     log_criteria(
         LOG,
-        # " CG Benchmark Completed." opens the summary NPB prints when the run finished.
-        completed=r"^\s*[A-Z]+ Benchmark Completed",
+        # " CG Benchmark Completed." opens the summary NPB prints when the run finished (the
+        # multi-zone versions: " BT-MZ Benchmark Completed.").
+        completed=r"^\s*[A-Z]+(?:-MZ)? Benchmark Completed",
         # UNSUCCESSFUL and NOT PERFORMED do not match.
         verified=r"^\s*Verification\s*=\s*SUCCESSFUL\s*$",
         # NPB's own errors ("ERROR: Number of processes (3) is not a power of two", 3.3.1's "Error:"

@@ -1,8 +1,8 @@
 import os
 import re
 
+from hpcaas_kit import *
 from ramble.app.builtin.openfoam import Openfoam as BuiltinOpenfoam
-from ramble.app.hpcaas.montecarlo import *
 from ramble.appkit import *
 
 # Every OpenFOAM utility opens its log with a banner naming itself ("Exec   : simpleFoam -parallel");

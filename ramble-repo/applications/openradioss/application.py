@@ -1,7 +1,7 @@
 import os
 import re
 
-from ramble.app.hpcaas.montecarlo import *
+from hpcaas_kit import *
 from ramble.appkit import *
 
 # OpenRadioss numbers print as ".2620E+01", "0.45" or "-0.0".

@@ -1,7 +1,7 @@
 import os
 import re
 
-from ramble.app.hpcaas.montecarlo import *
+from hpcaas_kit import *
 from ramble.appkit import *
 from ramble.expander import Expander
 from ramble.keywords import keywords

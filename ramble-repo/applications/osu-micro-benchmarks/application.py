@@ -1,8 +1,8 @@
 import os
 import re
 
+from hpcaas_kit import *
 from ramble.app.builtin.osu_micro_benchmarks import OsuMicroBenchmarks as BuiltinOsu
-from ramble.app.hpcaas.montecarlo import *
 from ramble.appkit import *
 
 # The studies' benchmarks and the largest message size each prints by default (1 << 22 for
@@ -13,7 +13,6 @@ STUDY_BENCHMARKS = {"osu_latency": "4194304", "osu_bw": "4194304", "osu_bibw": "
 #   collectives with -f:  # Size  Avg Latency(us)  Min Latency(us)  Max Latency(us)  Iterations
 #   data validation (-c, 5.9+): a last column "Pass" or "Fail"
 SIZE = r"^\s*(?P<msg_size>[0-9]+)\s+"
-NUM = r"[0-9]+(?:\.[0-9]+)?"
 EXTRA_TABLES = [
     (
         re.compile(r"^#\s*Size\s+Avg Latency\(us\)\s+Min Latency\(us\)\s+Max Latency\(us\)\s+Iterations"),
@@ -27,9 +26,44 @@ EXTRA_TABLES = [
     (re.compile(r"^#\s*Size\s+Bandwidth \(MB/s\)\s+Validation\s*$"), SIZE + rf"(?P<avg_bw>{NUM})\s+(?:Pass|Fail)\s*$"),
 ]
 EXTRA_GROUPS = {"min_lat": ("Min Latency", "us"), "max_lat": ("Max Latency", "us"), "iterations": ("Iterations", "")}
+# The columns of the tables the builtin recognises (its fom_regex_headers), by its group names:
+# a row is the message size (where the table has one) and these numbers.
+TYPES = BuiltinOsu.fom_types
+TAIL_LAT, TAIL_BW = ("p50_lat", "p90_lat", "p99_lat"), ("p50_bw", "p90_bw", "p99_bw")
+COLUMNS = {
+    TYPES.single_lat: ("msg_size", "avg_lat"),
+    TYPES.single_tail_lat: ("msg_size", "avg_lat", *TAIL_LAT),
+    TYPES.avg_lat: ("msg_size", "avg_lat"),
+    TYPES.avg_tail_lat: ("msg_size", "avg_lat", *TAIL_LAT),
+    TYPES.single_bw: ("msg_size", "avg_bw"),
+    TYPES.single_tail_bw: ("msg_size", "avg_bw", *TAIL_BW),
+    TYPES.multi_bw: ("msg_size", "avg_bw", "msg_rate"),
+    TYPES.multi_tail_bw: ("msg_size", "avg_bw", "msg_rate", *TAIL_BW),
+    TYPES.single_avg_lat: ("avg_lat",),
+    TYPES.single_avg_tail_lat: ("avg_lat", *TAIL_LAT),
+}
+# Every table, as (its header line, its row): the extra ones first (their headers are longer).
+TABLES = EXTRA_TABLES + [
+    (
+        BuiltinOsu.fom_regex_headers[kind],
+        r"^\s*" + r"\s+".join(f"(?P<{c}>{'[0-9]+' if c == 'msg_size' else NUM})" for c in columns) + r"\s*$",
+    )
+    for kind, columns in COLUMNS.items()
+]
 
 
-class OsuMicroBenchmarks(BuiltinOsu):
+def table_rows(lines):
+    """For each line, the row regex of the table it is a row of, or None (headers, titles, text)."""
+    rows, row = [], None
+    for line in lines:
+        header = next((r for h, r in TABLES if h.match(line)), None)
+        if header or line.startswith("# OSU "):
+            row = header
+        rows.append(row if row and re.match(row, line) else None)
+    return rows
+
+
+class OsuMicroBenchmarks(ResultIdentity, BuiltinOsu):
     """OSU Micro-Benchmarks: S2's latency and bandwidth (osu_latency, osu_bw; OSU 5.3) and S4's
     latency (OSU 5.4) at 2 ranks on 2 nodes; osu_alltoall and osu_bibw as well.
 
@@ -79,6 +113,11 @@ class OsuMicroBenchmarks(BuiltinOsu):
         requested_max_size=r"^\s*{max_msg_size}\s+[0-9]+\.[0-9]+",
     )
 
+    # Each benchmark of a file holding several (a job running osu_bw, then osu_latency) is a
+    # section: its rows are named by it ("MPI Latency Test: Message Size: 8").
+    figure_of_merit_context("benchmark", regex=r"^# OSU (?P<benchmark>.*Test)", output_format="{benchmark}")
+    section_contexts = ("benchmark",)
+
     def _prepare_analysis(self, workspace, app_inst=None):
         super()._prepare_analysis(workspace, app_inst)
         # The builtin's "OMB Version" ("v5.3") is the build's version string, not a result: the
@@ -88,17 +127,36 @@ class OsuMicroBenchmarks(BuiltinOsu):
         if not os.path.isfile(log_file):
             return
         with open(log_file, errors="replace") as f:
-            headers = [line for line in f if line.startswith("#")]
-        for header, regex in EXTRA_TABLES:
-            if any(header.match(line) for line in headers):
-                self._add_foms(regex)
-                for group in re.compile(regex).groupindex:
-                    if group in EXTRA_GROUPS:
-                        name, units = EXTRA_GROUPS[group]
-                        self.figure_of_merit(
-                            name, fom_regex=regex, group_name=group, units=units, contexts=["msg_size"]
-                        )
-                break
+            lines = f.readlines()
+        rows = table_rows(lines)
+        kinds = list(dict.fromkeys(r for r in rows if r))
+        if len(kinds) > 1:
+            # Tables of several kinds (bandwidth, then latency): a row of one reads like a row of
+            # another, so each kind's FOMs read a copy of the log without the other kinds' rows.
+            for fom in [f for f, conf in self.figures_of_merit.items() if conf["contexts"] == ["msg_size"]]:
+                del self.figures_of_merit[fom]
+            run_dir = self.expander.expand_var_name("experiment_run_dir")
+            for i, kind in enumerate(kinds):
+                path = os.path.join(run_dir, f"osu_table_{i + 1}.out")
+                with open(path, "w") as f:
+                    f.writelines(line for line, row in zip(lines, rows) if row in (None, kind))
+                self._table_foms(kind, path)
+        elif kinds and not any(conf["contexts"] == ["msg_size"] for conf in self.figures_of_merit.values()):
+            self._table_foms(kinds[0], LOG)
+
+    def _table_foms(self, row, log_file):
+        """The FOMs of a table whose rows match `row`, read from `log_file`: one per column, named
+        as the builtin names it."""
+        for group in re.compile(row).groupindex:
+            name, units = EXTRA_GROUPS.get(group) or (
+                (self.group_mapping[group]["name"], self.group_mapping[group]["units"])
+                if group in self.group_mapping
+                else (None, None)
+            )
+            if name:
+                self.figure_of_merit(
+                    name, fom_regex=row, group_name=group, units=units, log_file=log_file, contexts=["msg_size"]
+                )
 
 
 # The builtin pins a gcc and an openmpi of its own: a study or the catalog renders the

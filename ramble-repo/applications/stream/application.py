@@ -1,9 +1,8 @@
+from hpcaas_kit import *
 from ramble.app.builtin.streamc import Streamc as BuiltinStreamc
-from ramble.app.hpcaas.montecarlo import *
 from ramble.appkit import *
 from ramble.expander import Expander
 
-NUM = r"(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][-+]?[0-9]+)?"
 # The kernels' table. CPU builds (stream.c 5.10: "Copy:  20005.0  0.013100 ...", 5.9 and
 # stream.f: "Copy:  9645.7826  .0034 ...") print MB/s and times with at most 6 decimals;
 # the CUDA port (cuda-stream: " STREAM Benchmark implementation in CUDA") prints GB/s or GiB/s
