@@ -47,6 +47,18 @@ def fail(msg, code=2):
     sys.exit(code)
 
 
+def text_log(path):
+    """A log is text: Ramble reads it line by line as UTF-8 (a binary file or a folder is bad input)."""
+    if not os.path.isfile(path):
+        fail(f"LOG: {path}: no such file")
+    with open(path, "rb") as f:
+        data = f.read()
+    try:
+        data.decode()
+    except UnicodeDecodeError as err:
+        fail(f"LOG: {path}: not a text log (byte {err.start} is not UTF-8); give the run's output file")
+
+
 def workspace_config(cases, packages):
     """One experiment per (case, workload), named foms-<case>-<workload>, under its application."""
     apps = {}
@@ -352,6 +364,7 @@ def main(argv):
     if len(argv) not in (2, 3):
         fail("usage: make foms APP=<ramble application> LOG=<file> [WORKLOAD=<w>] [VARS='n_ranks=2 ...']")
     case = {"app": argv[0], "log": argv[1], "workload": argv[2] if len(argv) == 3 else None, "vars": variables}
+    text_log(case["log"])
     result = extract([case])[0]
     if result["note"]:
         print(f"make foms: {result['note']}", file=sys.stderr)

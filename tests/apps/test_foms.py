@@ -172,3 +172,14 @@ print(foms.last_run("hpcc", type("NoRunStart", (), {{}}), "{log}", "{tmp_path}",
 """)
     out = run(f"ramble python {script}").stdout.strip().splitlines()[-1]
     assert out == f"('{log}', None)"
+
+
+@pytest.mark.parametrize("content", [b"\x7fELF\x02\x01\x01\x00\xd0\xff binary", None], ids=["binary", "missing"])
+def test_a_log_that_is_not_a_text_file_is_one_line_and_exit_2(project, tmp_path, content):
+    log = tmp_path / "run.out"
+    if content is not None:
+        log.write_bytes(content)
+    proc = run(f"make -s foms APP=hpcc LOG={log}", check=False)
+    errors = [line for line in proc.stderr.splitlines() if not line.startswith("make: ***")]
+    assert proc.returncode == 2 and len(errors) == 1 and "Traceback" not in proc.stderr, proc.stderr
+    assert errors[0].startswith(f"make foms: LOG: {log}: ")
