@@ -276,6 +276,15 @@ def check_system_dir(folder, doc=None) -> dict:
                 f"{arch} (processor.architecture) or any; got {comp.get('target')!r}",
             )
     packages = _mapping(folder / "spack/packages.yaml", "packages")
+    # The target is a fact of system.yaml; packages.yaml's preference restates it for Spack.
+    preferred = (packages.get("all") or {}).get("target") if isinstance(packages.get("all"), dict) else None
+    target = value(doc, "processor.target")
+    if preferred and preferred[0] != target:
+        raise InputError(
+            folder / "spack/packages.yaml",
+            "packages.all.target",
+            f"[{target}] first, the processor's target (system.yaml processor.target); got {preferred}",
+        )
     _check_image(folder, doc, compilers, packages)
 
     ramble_config(folder, doc)

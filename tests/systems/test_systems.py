@@ -246,6 +246,12 @@ def _edit_yaml(file, change):
             lambda d: d["compilers"][0]["compiler"].update(target="aarch64"),
             "compilers.0.compiler.target",
         ),
+        # The target preference restates system.yaml's processor.target for Spack: the same.
+        (
+            "spack/packages.yaml",
+            lambda d: d["packages"].setdefault("all", {}).update(target=["x86_64_v2"]),
+            "packages.all.target",
+        ),
     ],
 )
 def test_folder_checks(tmp_path, rel, change, key):
