@@ -12,6 +12,7 @@ import argparse
 import os
 import platform
 import re
+import shutil
 import subprocess
 import sys
 from datetime import date
@@ -144,12 +145,36 @@ def last_level_cache_mib(info):
     return None
 
 
-def vector_facts(flags):
-    """Widest DP SIMD and DP FLOP/cycle/core, assuming two FMA pipes (true of Zen 2-4 and of
-    Intel server cores since Haswell); not verified against the vendor for this SKU."""
+def vector_facts(flags, info=None):
+    """Widest DP SIMD and DP FLOP/cycle/core, assuming two FMA pipes (true of Zen 2-5 and of
+    Intel server cores since Haswell); not verified against the vendor for this SKU. AMD's Zen 3
+    and Zen 4 (family 25) run AVX-512 on 256-bit pipes: 16 DP FLOP/cycle, as AMD rates Genoa."""
     width = 512 if "avx512f" in flags else 256 if "avx2" in flags or "avx" in flags else 128
     fma = 2 if ("fma" in flags or "asimd" in flags) else 1
-    return width, 2 * (width // 64) * fma
+    info = info or {}
+    pipes = 256 if info.get("Vendor ID") == "AuthenticAMD" and info.get("CPU family") == "25" else width
+    return width, 2 * (min(width, pipes) // 64) * fma
+
+
+def memory_configuration():
+    """(channels per socket, MT/s, note) from the firmware's memory devices (dmidecode -t 17:
+    populated DIMMs, one per channel assumed, and their configured speed); (None, None, why)
+    where the machine does not show them (a VM without DMI, dmidecode missing or not root)."""
+    proc = (
+        subprocess.run(["dmidecode", "-t", "17"], capture_output=True, text=True) if shutil.which("dmidecode") else None
+    )
+    if proc is None or proc.returncode != 0:
+        return None, None, "the memory's configuration is not visible here (no dmidecode -t 17)"
+    devices = [d for d in proc.stdout.split("Memory Device")[1:] if re.search(r"^\s*Size:\s*[0-9]", d, re.M)]
+    speeds = {m for d in devices for m in re.findall(r"Configured (?:Memory|Clock) Speed:\s*([0-9]+) MT/s", d)}
+    sockets = int(lscpu().get("Socket(s)", 1))
+    if not devices or len(speeds) != 1:
+        return None, None, "dmidecode -t 17 lists no populated DIMM with one configured speed"
+    return (
+        len(devices) // sockets,
+        int(speeds.pop()),
+        "dmidecode -t 17: populated DIMMs per socket, one per channel assumed",
+    )
 
 
 def fact(value, source, note=None, verified=None):
@@ -166,7 +191,8 @@ def system_facts(target, launchers):
     info, flags = lscpu(), cpu_flags()
     mem_kib = int(next(line.split()[1] for line in open("/proc/meminfo") if line.startswith("MemTotal")))
     ghz, clock_note = base_clock(info)
-    width, flops = vector_facts(flags)
+    width, flops = vector_facts(flags, info)
+    channels, mts, memory_note = memory_configuration()
     today = date.today().isoformat()
     return {
         "name": "local",
@@ -196,13 +222,15 @@ def system_facts(target, launchers):
         "base_clock_ghz": fact(ghz, "lscpu", clock_note, verified=False),
         "vector_width_bits": fact(width, "lscpu", "widest DP SIMD in the CPU flags"),
         "dp_flops_per_cycle": fact(
-            flops, "lscpu", "2 FMA pipes x SIMD width / 64 bit x 2 FLOP (assumed)", verified=False
+            flops, "lscpu", "2 FMA pipes x their width / 64 bit x 2 FLOP (assumed)", verified=False
         ),
         "memory_per_node_gib": fact(round(mem_kib / 2**20, 1), "meminfo"),
         "last_level_cache_mib": fact(last_level_cache_mib(info), "lscpu"),
         "memory_bandwidth": {
             "specified_gbs_per_node": fact(None, "make-system", "not known for this machine"),
             "measured_gbs_per_node": fact(None, "make-system", "run the stream study to measure it"),
+            "channels_per_socket": fact(channels, "make-system", memory_note),
+            "transfer_rate_mts": fact(mts, "make-system", memory_note),
         },
         "gpus": [],
         "interconnect": {
@@ -370,6 +398,13 @@ def write_local_slurm(out: Path, local: dict):
             "sockets": fact(1, "up-sh"),
             "cores_per_socket": fact(
                 max(1, cores // nodes), "up-sh", f"{cores} cores of this machine shared out by CpuSpecList"
+            ),
+            # The emulated nodes run on one host: each has its share of its memory (a study sized
+            # from a node's memory must not ask for all of the host's on every node at once).
+            "memory_per_node_gib": fact(
+                round(local["memory_per_node_gib"]["value"] / nodes, 1),
+                "up-sh",
+                f"{local['memory_per_node_gib']['value']} GiB of this machine shared by the {nodes} nodes",
             ),
             "interconnect": {
                 "kind": fact("ethernet", "up-sh", "the loopback interface: the emulated nodes are one host"),
