@@ -1,0 +1,397 @@
+"""Each node's verdict, part by part, from one run of the validation suite.
+
+Every FOM of the suite that says something about the hardware (CHECKS) is judged in its section
+(a node, a pair of neighbouring nodes, the whole allocation) by up to three gates, each with the
+rule of analysis/gate.py (the tolerance from the reference's spread, never the run's; a noisy
+run is UNSTABLE, never PASS):
+
+    limits    its fraction of the limit the system's facts give (hpcaas/limits.py), repeat by
+              repeat, against the fraction healthy hardware reaches (configs/expected/); a node
+              whose tool had less than SHARE_MIN of its cores (another process took the rest) is
+              UNSTABLE rather than FAIL there: its hardware was not measured alone
+    peers     against the median of the other nodes (pairs) of the same run, with the tolerance
+              from their repeats' spread
+    baseline  against the system's baseline: the same node's numbers there, else the median of
+              the baseline's nodes, with the tolerance from the baseline's spread
+
+A tool whose own checks failed on a node (suite.sh's status), or that measured nothing, FAILs
+that node's part. A node's part takes the worst verdict of its checks (FAIL, UNSTABLE, PASS,
+then `not checked`); a node's network is that of its pairs (FAIL only when every pair it is in
+FAILs, so with three or more nodes the bad one stands out), the Allreduce is the allocation's.
+"""
+
+import math
+
+import numpy as np
+import pandas as pd
+
+from analysis import directions, frame
+from analysis import gate as rule
+from hpcaas import limits, systems
+from hpcaas.paths import CONFIGS
+
+PARTS = ("compute", "memory", "network", "io")
+NOT_CHECKED = "not checked"
+GATES = ("run", "limits", "peers", "baseline")
+# The section of a check about the whole run (the suite did not complete).
+SUITE = "suite"
+ORDER = {rule.FAIL: 0, rule.UNSTABLE: 1, rule.PASS: 2, NOT_CHECKED: 3}
+# A tool with less of its cores than this was not measured alone.
+SHARE_MIN = 0.9
+
+# metric, part, section kind, the tool that measures it (suite.sh's name)
+CHECKS = [
+    ("HPL GFlops", "compute", "node", "hpl"),
+    ("StarDGEMM_Gflops", "compute", "node", "hpcc"),
+    ("Triad top rate", "memory", "node", "stream"),
+    ("fio write bandwidth", "io", "node", "fio"),
+    ("fio read bandwidth", "io", "node", "fio"),
+    ("osu_latency 8 B", "network", "pair", "osu_latency"),
+    ("osu_bw 4 MiB", "network", "pair", "osu_bw"),
+    ("osu_allreduce 8 B", "network", "all", "osu_allreduce"),
+    ("osu_allreduce 1 MiB", "network", "all", "osu_allreduce"),
+]
+# What the heat map shows of a part: its first metric here.
+MAIN = {"compute": "HPL GFlops", "memory": "Triad top rate", "network": "osu_bw 4 MiB", "io": "fio write bandwidth"}
+COLUMNS = [
+    "section",
+    "part",
+    "metric",
+    "unit",
+    "gate",
+    "verdict",
+    "n",
+    "mean",
+    "reference",
+    "fraction",
+    "expected",
+    "tolerance_pct",
+    "change_pct",
+    "margin_pct",
+    "reason",
+    "sources",
+]
+
+
+def worst(verdicts) -> str:
+    verdicts = list(verdicts)
+    return min(verdicts, key=lambda v: ORDER[v]) if verdicts else NOT_CHECKED
+
+
+def _kind(section: str) -> str:
+    return section.split(" ", 1)[0]
+
+
+def nodes_of(sections) -> list:
+    return [s.split(" ", 1)[1] for s in sections if _kind(s) == "node"]
+
+
+def pair_nodes(section: str, nodes: list) -> list:
+    where = section.split(" ", 1)[1]
+    for a in nodes:
+        for b in nodes:
+            if a != b and where == f"{a}-{b}":
+                return [a, b]
+    return []
+
+
+def _repeats(df, section, metric) -> list:
+    rows = df[(df["context"] == section) & (df["metric"] == metric)]
+    return [float(v) for v in rows.sort_values("repeat")["value"]]
+
+
+def _cv(values) -> float:
+    return float(np.std(values, ddof=1) / np.mean(values)) if len(values) >= 2 and np.mean(values) else math.nan
+
+
+def _pooled(groups) -> tuple:
+    """(pooled CV, repeats) of several sections' repeats."""
+    cvs = [_cv(v) for v in groups if len(v) >= 2]
+    cvs = [c for c in cvs if not math.isnan(c)]
+    return (math.sqrt(np.mean(np.square(cvs))) if cvs else math.nan), sum(len(v) for v in groups)
+
+
+def _row(section, part, metric, unit, gate, verdict, values=(), reason="", **extra) -> dict:
+    row = dict.fromkeys(COLUMNS)
+    row.update(section=section, part=part, metric=metric, unit=unit, gate=gate, verdict=verdict, reason=reason)
+    row.update(n=len(values), mean=float(np.mean(values)) if len(values) else None)
+    row.update(extra)
+    return row
+
+
+# What each gate compares with, in a check's reason.
+AGAINST = {"peers": "the other nodes' median", "baseline": "the baseline"}
+
+
+def _judged(section, part, metric, unit, gate, values, reference, tol, direction, ref_cv=math.nan, ref_n=0, **extra):
+    """A check by the rule of analysis/gate.py, its reason in a few words: where the run stands
+    against the reference, and, when it is not PASS, how sure that is."""
+    j = rule.judge(values, reference, tol, direction, ref_cv, ref_n)
+    if gate == "limits":
+        said = f"{np.mean(values):.0%} of the limit, expected >= {reference:.0%}"
+    else:
+        said = f"{j['change'] * 100:+.1f} % from {AGAINST[gate]} (tolerance {tol * 100:.1f} %)"
+    if j["verdict"] == rule.UNSTABLE:
+        spread = f"repeats spread {j['spread'] * 100:.0f} %" if len(values) > 1 else "one repeat"
+        if ref_n >= 2 and not math.isnan(ref_cv):
+            spread += f", {AGAINST[gate]}'s CV {ref_cv * 100:.0f} %"
+        said += f", ± {j['margin'] * 100:.1f} % ({spread}): more repeats or a quieter machine needed"
+    return _row(
+        section,
+        part,
+        metric,
+        unit,
+        gate,
+        j["verdict"],
+        values,
+        said,
+        reference=reference,
+        tolerance_pct=tol * 100,
+        change_pct=j["change"] * 100,
+        margin_pct=j["margin"] * 100,
+        **extra,
+    )
+
+
+def share(df, section, tool) -> float:
+    """The mean share of their cores a tool's tasks had in a section (suite.sh's timing)."""
+    values = _repeats(df, section, f"{tool} CPU share")
+    return float(np.mean(values)) if values else math.nan
+
+
+def judge(system: str, results: pd.DataFrame, baseline: pd.DataFrame = None, failures: dict = None) -> pd.DataFrame:
+    """One row per (section, metric, gate): the checks of the run. `failures` is
+    {section: {tool: reason}} from the results files (why a tool failed)."""
+    doc = systems.load_system(CONFIGS / system)
+    limit_of, want = limits.limits(doc), limits.expected(system, doc)
+    failures = failures or {}
+    ok = results[frame.ok(results)].copy()
+    ok["context"] = ok["context"].astype(str)
+    experiments = results.drop_duplicates("experiment")
+    ran = experiments[experiments["status"] == frame.SUCCESS]
+    sections = list(dict.fromkeys(ok["context"]))
+    rows = []
+    if ran.empty:
+        reasons = sorted(set(experiments["status_reason"].astype(str)) - {"", "nan"})
+        reason = f"no repeat of {len(experiments)} succeeded" + (f", e.g. {reasons[0]}" if reasons else "")
+        return pd.DataFrame(
+            [_row(SUITE, p, "", "", "run", rule.FAIL, reason=f"the suite failed: {reason}") for p in PARTS],
+            columns=COLUMNS,
+        )
+    nodes = nodes_of(sections)
+    base = None
+    if baseline is not None:
+        base = baseline[frame.ok(baseline)].copy()
+        base["context"] = base["context"].astype(str)
+    for metric, part, kind, tool in CHECKS:
+        in_kind = [s for s in sections if _kind(s) == kind]
+        # Sections of this kind that should have it: every node's (pairs and all: as they ran).
+        expected_sections = [f"node {n}" for n in nodes] if kind == "node" else in_kind
+        expected_sections += [s for s in failures if _kind(s) == kind and s not in expected_sections]
+        unit = next(iter(ok.loc[ok["metric"] == metric, "unit"].astype(str)), limit_of.get(metric, (0, ""))[1])
+        direction = directions.of(metric, unit)
+        measured = {s: _repeats(ok, s, metric) for s in expected_sections}
+        for section in expected_sections:
+            values = measured[section]
+            statuses = _repeats(ok, section, f"{tool} ok")
+            bad = [i for i, v in enumerate(statuses, 1) if v != 1]
+            why = failures.get(section, {}).get(tool)
+            if bad or why:
+                rows.append(
+                    _row(
+                        section,
+                        part,
+                        metric,
+                        unit,
+                        "run",
+                        rule.FAIL,
+                        values,
+                        f"{tool} failed in {len(bad) or 'a'} of {len(ran)} repeats" + (f": {why}" if why else ""),
+                    )
+                )
+                continue
+            if len(values) < len(ran):
+                rows.append(
+                    _row(
+                        section,
+                        part,
+                        metric,
+                        unit,
+                        "run",
+                        rule.FAIL,
+                        values,
+                        f"measured in {len(values)} of {len(ran)} repeats",
+                    )
+                )
+                if not values:
+                    continue
+            # limits
+            limit, _, how, keys = limit_of.get(metric, (None, unit, "no limit for this FOM", []))
+            cited = "|".join(
+                [f"configs/{system}/system.yaml: {k}" for k in keys] + ([want[metric][1]] if metric in want else [])
+            )
+            fractions = [limits.fraction(v, limit, metric, unit) for v in values] if limit else []
+            mean_fraction = float(np.mean(fractions)) if fractions else None
+            if limit and metric in want:
+                got = _judged(
+                    section,
+                    part,
+                    metric,
+                    unit,
+                    "limits",
+                    fractions,
+                    want[metric][0],
+                    0.0,
+                    directions.HIGHER,
+                    fraction=mean_fraction,
+                    expected=want[metric][0],
+                    sources=cited,
+                )
+                got["mean"] = float(np.mean(values))
+                got["reference"] = limit
+                cores = share(ok, section, tool)
+                if got["verdict"] != rule.PASS and cores < SHARE_MIN:
+                    got["verdict"] = rule.UNSTABLE
+                    got["reason"] += (
+                        f"; its tasks had {cores:.0%} of their cores (other processes took the rest): "
+                        "not judged against the limit on a shared machine"
+                    )
+                rows.append(got)
+            else:
+                rows.append(
+                    _row(
+                        section,
+                        part,
+                        metric,
+                        unit,
+                        "limits",
+                        NOT_CHECKED,
+                        values,
+                        how if not limit else f"no expected fraction of {how}",
+                        reference=limit,
+                        fraction=mean_fraction,
+                        sources=cited,
+                    )
+                )
+            # peers
+            others = [measured[s] for s in expected_sections if s != section and measured.get(s)]
+            if kind != "all" and others:
+                cv, n = _pooled(others)
+                reference = float(np.median([np.mean(v) for v in others]))
+                got = _judged(
+                    section, part, metric, unit, "peers", values, reference, rule.tolerance(cv, n), direction, cv, n
+                )
+                if got["verdict"] != rule.PASS:
+                    mine = share(ok, section, tool)
+                    theirs = np.nanmean([share(ok, s, tool) for s in expected_sections if s != section])
+                    if not math.isnan(mine) and not math.isnan(theirs):
+                        got["reason"] += f"; its tasks had {mine:.0%} of their cores, the others' {theirs:.0%}"
+
+                rows.append(got)
+            # baseline
+            if base is not None:
+                same = base[(base["context"] == section) & (base["metric"] == metric)]
+                if same.empty:  # a node the baseline did not have: the baseline's nodes of this kind
+                    groups = [
+                        [float(v) for v in g["value"]]
+                        for s, g in base[base["metric"] == metric].groupby("context")
+                        if _kind(s) == kind
+                    ]
+                else:
+                    groups = [[float(v) for v in same["value"]]]
+                if groups:
+                    cv, n = _pooled(groups)
+                    reference = float(np.median([np.mean(g) for g in groups]))
+                    rows.append(
+                        _judged(
+                            section,
+                            part,
+                            metric,
+                            unit,
+                            "baseline",
+                            values,
+                            reference,
+                            rule.tolerance(cv, n),
+                            direction,
+                            cv,
+                            n,
+                        )
+                    )
+    return pd.DataFrame(rows, columns=COLUMNS)
+
+
+def summary(checks: pd.DataFrame, nodes: list) -> pd.DataFrame:
+    """One row per node and part: its verdict, the gates that decided it and why; plus the
+    allocation's Allreduce as the row of node 'all'."""
+    rows = []
+    if not nodes and (checks["section"] == SUITE).any():
+        nodes = ["all"]  # the suite failed before any node reported
+    for node in nodes:
+        for part in PARTS:
+            if part == "network":
+                pairs = [s for s in checks["section"].unique() if _kind(s) == "pair" and node in pair_nodes(s, nodes)]
+                per_pair = {s: worst(checks.loc[(checks["section"] == s), "verdict"]) for s in pairs}
+                if per_pair and all(v == rule.FAIL for v in per_pair.values()):
+                    verdict = rule.FAIL
+                else:
+                    verdict = worst(v for v in per_pair.values() if v != rule.FAIL) if per_pair else NOT_CHECKED
+                mine = checks[checks["section"].isin(pairs)]
+            else:
+                mine = checks[(checks["section"] == f"node {node}") & (checks["part"] == part)]
+                verdict = worst(mine["verdict"])
+            failed = checks[(checks["section"] == SUITE) & (checks["part"] == part)]
+            if not failed.empty:
+                mine, verdict = failed, rule.FAIL
+            rows.append(_summary_row(node, part, verdict, mine))
+    allreduce = checks[checks["section"].map(_kind) == "all"]
+    if not allreduce.empty:
+        rows.append(_summary_row("all", "network", worst(allreduce["verdict"]), allreduce))
+    return pd.DataFrame(rows)
+
+
+def _summary_row(node, part, verdict, mine) -> dict:
+    bad = mine[mine["verdict"] == verdict] if verdict in (rule.FAIL, rule.UNSTABLE) else mine.iloc[0:0]
+    why = "; ".join(
+        (f"{r.section.split(' ', 1)[1]} " if r.section.startswith("pair ") else "")
+        + (f"{r.metric} vs {r.gate}: " if r.metric else "")
+        + r.reason
+        for r in bad.itertuples()
+    )
+    gates = ", ".join(
+        f"{g} {worst(mine.loc[mine['gate'] == g, 'verdict'])}" for g in GATES if (mine["gate"] == g).any()
+    )
+    return {"node": node, "part": part, "verdict": verdict, "gates": gates or NOT_CHECKED, "why": why}
+
+
+def heat(checks: pd.DataFrame, nodes: list) -> pd.DataFrame:
+    """nodes x parts: the fraction of the limit the part's main FOM reached (its mean), or, where
+    the limit is unknown, its ratio to the other nodes' median (then marked 'peers')."""
+    rows = []
+    for node in nodes:
+        row = {"node": node}
+        for part in PARTS:
+            metric = MAIN[part]
+            if part == "network":
+                sections = [
+                    s for s in checks["section"].unique() if _kind(s) == "pair" and node in pair_nodes(s, nodes)
+                ]
+            else:
+                sections = [f"node {node}"]
+            mine = checks[checks["section"].isin(sections) & (checks["metric"] == metric)]
+            limit = mine[(mine["gate"] == "limits") & mine["fraction"].notna()]
+            peers = mine[(mine["gate"] == "peers") & mine["change_pct"].notna()]
+            if not limit.empty:
+                row[part] = (float(limit["fraction"].min()), "limit")
+            elif not peers.empty:
+                row[part] = (1 + float(peers["change_pct"].min()) / 100, "peers")
+            else:
+                row[part] = (None, "")
+        rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def verdict(summary_table: pd.DataFrame) -> str:
+    """The run's verdict: FAIL if any node's part FAILs, else UNSTABLE if any is, else PASS when
+    something was checked."""
+    got = worst(summary_table["verdict"])
+    return rule.PASS if got == NOT_CHECKED else got
