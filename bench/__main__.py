@@ -6,7 +6,9 @@ figure and append it to results/bench/bench.csv (with the date, host, cores, tar
 Fast (about a minute): the analysis of 1,000,000 rows, make dry-run at 10 and 100 experiments,
 Ramble's overhead on the smoke study (when make smoke has set it up). --full adds the dry-run
 at 1000 experiments and a fresh clone's make setup && make smoke, cold and warm (minutes); --ci
-adds .ci/run on a clean clone with an empty cache, then warm (bench/ci.py: an hour or more).
+adds .ci/run on a clean clone with an empty cache, then warm (bench/ci.py: an hour or more);
+--sensitivity the validation gates' sensitivity table (bench/sensitivity.py: hours), which
+every make bench prints as last measured.
 Figures are reported against the issue's targets, never asserted: the exit status is 0 unless a
 measurement could not be made."""
 
@@ -18,7 +20,7 @@ from pathlib import Path
 
 from bench import record
 
-PARTS = ("rows", "dryrun", "overhead", "clone", "ci")
+PARTS = ("rows", "dryrun", "overhead", "clone", "ci", "sensitivity")
 
 
 def _measure(part, args, folder: Path) -> list:
@@ -38,6 +40,10 @@ def _measure(part, args, folder: Path) -> list:
         from bench import clone
 
         return clone.measure(record.CSV.parent)
+    if part == "sensitivity":
+        from bench import sensitivity
+
+        return sensitivity.measure(args.unchanged)
     from bench import ci
 
     return ci.measure(record.CSV.parent)
@@ -47,11 +53,17 @@ def main(argv=None) -> int:
     ap = argparse.ArgumentParser(prog="python -m bench", description=__doc__.split("\n")[0])
     ap.add_argument("--full", action="store_true", help="add the measurements that take minutes")
     ap.add_argument("--ci", action="store_true", help="add .ci/run fresh and warm (an hour or more)")
+    ap.add_argument(
+        "--sensitivity",
+        action="store_true",
+        help="add the validation gates' sensitivity on the Slurm cluster (bench/sensitivity.py: hours)",
+    )
+    ap.add_argument("--unchanged", type=int, default=20, help="unchanged runs for the false alarms (sensitivity)")
     ap.add_argument("--only", help=f"comma-separated parts: {','.join(PARTS)}")
     ap.add_argument("--rows", type=int, default=1_000_000)
     ap.add_argument("--repeats", type=int, default=3, help="runs of the analysis (the median is reported)")
     args = ap.parse_args(argv)
-    chosen = {"clone": args.full, "ci": args.ci}
+    chosen = {"clone": args.full, "ci": args.ci, "sensitivity": args.sensitivity}
     parts = args.only.split(",") if args.only else [p for p in PARTS if chosen.get(p, True)]
     unknown = sorted(set(parts) - set(PARTS))
     if unknown:
@@ -72,6 +84,14 @@ def main(argv=None) -> int:
             print(fig.line(), flush=True)
         record.append(figures, where, started, load)
     print(f"figures appended to {record.CSV.relative_to(record.ROOT)}")
+    table = record.CSV.parent / "sensitivity.md"
+    if "sensitivity" not in parts:
+        # The table takes hours to measure: make bench shows the last one, and says how to renew it.
+        print(
+            f"validation gates' sensitivity, as last measured ({table.relative_to(record.ROOT)}; "
+            "make bench SENSITIVITY=1 measures it again):\n"
+            + (table.read_text() if table.is_file() else "not measured yet\n")
+        )
     if failed:
         print(f"not measured: {', '.join(failed)} (messages above)", file=sys.stderr)
     return 1 if failed else 0

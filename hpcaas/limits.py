@@ -95,7 +95,10 @@ def limits(doc: dict) -> dict:
         "osu_latency 8 B": (latency, "us", f"interconnect.latency_us {latency}", [lat_src]),
         "MaxPingPongLatency_usec": (latency, "usec", f"interconnect.latency_us {latency}", [lat_src]),
     }
-    return {m: (v, u, how if v else f"unknown: {how}", [s for s in src if s]) for m, (v, u, how, src) in out.items()}
+    return {
+        m: (v, u, how if v else f"unknown: {how}", list(dict.fromkeys(s for s in src if s)))
+        for m, (v, u, how, src) in out.items()
+    }
 
 
 def expected(system: str, doc: dict) -> dict:
