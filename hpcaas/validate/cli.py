@@ -1,5 +1,6 @@
 """make validate / make baseline: the validation suite on every node of one allocation at once,
-each node judged part by part (judge.py), and the report (results/validate/report.md).
+each node judged part by part (judge.py), and the report (report.md in the run's folder,
+runs/<system>/<scale>/validate/latest/).
 
     python -m hpcaas.validate SYSTEM [--nodes all|N] [--fault NODE:FAULT] [--baseline CSV]
                                      [--scale paper|small] [--set NAME=VALUE;...] [--write-baseline]
@@ -27,9 +28,9 @@ from analysis import gate as rule
 from analysis.errors import InputError
 from hpcaas import limits, studies, systems
 from hpcaas.paths import CONFIGS, ROOT
+from hpcaas.run import checks as run_checks
 from hpcaas.validate import inventory, judge, sizing, suite
 
-OUT = ROOT / "results" / suite.STUDY
 EXIT = {rule.PASS: 0, rule.FAIL: 1, rule.UNSTABLE: 3}
 # The faults suite.sh injects (its `task`), and what each does.
 FAULTS = {
@@ -57,16 +58,6 @@ def parse_fault(text: str) -> tuple:
     if fault not in FAULTS and not re.fullmatch(r"corunner([1-9][0-9]?)", fault):
         raise InputError("command line", "FAULT", f"a fault among {', '.join(FAULTS)}; got {fault!r}")
     return node, fault
-
-
-def parse_set(text: str) -> dict:
-    out = {}
-    for item in [i for i in (text or "").split(";") if i]:
-        name, sep, value = item.partition("=")
-        if not sep or not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", name) or not re.fullmatch(r"[^\s:;]+", value):
-            raise InputError("command line", "SET", f"name=value (a Ramble variable of the suite); got {item!r}")
-        out[name] = value
-    return out
 
 
 def expected_suite(system: str) -> set:
@@ -111,19 +102,12 @@ def plan(system: str, fault: tuple, extra: dict, scale: str = "paper") -> dict:
     """The Ramble variables of the run: the sizes, the fault, then SET's."""
     doc = systems.load_system(CONFIGS / system)
     node, name = fault
-    return {**sizing.sizes(doc, scale), "fault": name, "fault_node": node or "none", **extra}
+    return {**sizing.sizes(doc, scale), "fault": name, "faulty_node": node or "none", **extra}
 
 
 def slurm_env():
     """The environment, with the project's Slurm (make slurm-up) when no other is named."""
-    env = dict(os.environ)
-    state = ROOT / ".slurm/env.sh"
-    if "SLURM_CONF" not in env and state.is_file():
-        for line in state.read_text().splitlines():
-            match = re.match(r"export (\w+)=(.*)$", line)
-            if match:
-                env[match[1]] = match[2]
-    return env
+    return run_checks.slurm_env(dict(os.environ))
 
 
 def shares_of(results) -> dict:
@@ -135,19 +119,19 @@ def shares_of(results) -> dict:
     return out
 
 
-def report(system, run_info, checks, summary, heat, nodes_inventory, base_inventory):
+def report(out, system, run_info, checks, summary, heat, nodes_inventory, base_inventory):
+    """The report and its tables in the run's folder `out`."""
     doc = systems.load_system(CONFIGS / system)
     sources = {f"configs/{system}/system.yaml: {k}": " ".join(str(v).split()) for k, v in doc["sources"].items()}
     sources.update(limits.expected_sources(system, doc))
-    OUT.mkdir(parents=True, exist_ok=True)
     nodes = list(heat["node"])
-    files.atomic_write(OUT / "heatmap.png", validate_report.heat_figure(summary, heat, list(judge.PARTS)))
+    files.atomic_write(out / "heatmap.png", validate_report.heat_figure(summary, heat, list(judge.PARTS)))
     text = validate_report.build(
         run_info, summary, heat, checks, inventory.table(nodes_inventory, base_inventory), sources
     )
-    files.atomic_write(OUT / "report.md", text)
-    files.atomic_write(OUT / "checks.csv", files.render(checks, "csv"))
-    files.atomic_write(OUT / "nodes.csv", files.render(summary, "csv"))
+    files.atomic_write(out / "report.md", text)
+    files.atomic_write(out / "checks.csv", files.render(checks, "csv"))
+    files.atomic_write(out / "nodes.csv", files.render(summary, "csv"))
     return nodes
 
 
@@ -182,7 +166,7 @@ def _main(args) -> int:
         raise InputError(f"configs/{system}/system.yaml", "SYSTEM", "an existing system (see ls configs/)")
     systems.check_system_dir(CONFIGS / system)
     fault = parse_fault(args.fault)
-    extra = parse_set(args.set)
+    extra = run_checks.parse_sets(args.set)
     if args.nodes != "all" and not re.fullmatch(r"[1-9][0-9]*", args.nodes):
         raise InputError("command line", "NODES", f"all or a count of nodes; got {args.nodes!r}")
     default = ROOT / "baselines" / f"{system}.csv"
@@ -203,7 +187,7 @@ def _main(args) -> int:
     sizes = sizing.explain(systems.load_system(CONFIGS / system), variables, args.scale)
     print(f"[hpcaas] validate {system}: {count} node(s) at once; {sizes}")
     try:
-        run = suite.run_suite(system, variables, count, args.scale, env)
+        run = suite.run_suite(system, variables, count, args.scale)
     except RuntimeError as err:
         print(f"[hpcaas] error: {err}", file=sys.stderr)
         return 1
@@ -235,10 +219,10 @@ def _main(args) -> int:
             f"{judge.SHARE_MIN:.0%} of its cores is UNSTABLE rather than FAIL against the limits."
         ),
     }
-    report(system, run_info, checks, summary, heat, found, base_inventory)
+    report(run.folder, system, run_info, checks, summary, heat, found, base_inventory)
     for r in summary.itertuples():
         print(f"{r.node} {validate_report.PART_TITLES[r.part]}: {r.verdict}" + (f": {r.why}" if r.why else ""))
-    print(f"[hpcaas] report: {(OUT / 'report.md').relative_to(ROOT)}")
+    print(f"[hpcaas] report: {run.folder / 'report.md'}")
     if args.write_baseline:
         failed = results[results["status"] != frame.SUCCESS]
         if not failed.empty or verdict == rule.FAIL:

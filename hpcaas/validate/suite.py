@@ -2,13 +2,11 @@
 nodes it takes, the one function that runs it, and what its results files say besides FOMs
 (each node's inventory, the reasons a tool failed, the BLAS kernel it picked).
 
-`run_suite` is the only place that starts the run: today scripts/run-study.sh (render, Ramble
-setup/on/analyze, the results CSV), with the run's variables given as HPCAAS_SET (Ramble's
-command-line scope at setup: they shape the job scripts, never the experiments' names, so
-`ramble on` and `analyze` find the same experiments without them).
+`run_suite` is the only place that starts the run: the project's orchestrator (hpcaas/run:
+render, Spack, Ramble setup/on/analyze, the results CSV in the run's folder), with the run's
+variables set in Ramble's command-line scope.
 """
 
-import os
 import re
 import subprocess
 from dataclasses import dataclass
@@ -16,7 +14,7 @@ from pathlib import Path
 
 from analysis.errors import InputError
 from hpcaas import systems
-from hpcaas.paths import CONFIGS, ROOT, WORKSPACES
+from hpcaas.paths import CONFIGS
 
 STUDY = "validate"
 APPLICATION = "node-validation"
@@ -30,6 +28,7 @@ TOOL_LINE = re.compile(r"^([a-z_]+)\| ?(.*)$")
 class SuiteRun:
     results: Path  # the tidy results CSV
     workspace: Path  # the Ramble workspace the experiments ran in
+    folder: Path  # the run's own folder (runs/<system>/<scale>/validate/<stamp>/): the report goes there
 
 
 def scheduler(system: str) -> str:
@@ -67,24 +66,22 @@ def node_count(system: str, nodes: str, env=None) -> int:
     return int(nodes)
 
 
-def run_suite(system: str, set_vars: dict, nodes: int, scale: str = "paper", env=None) -> SuiteRun:
-    """Run the suite on `nodes` nodes of `system` at a scale with these Ramble variables; the
-    results CSV (written even when experiments failed) and the workspace. Raises RuntimeError
-    when the run produced no results."""
+def run_suite(system: str, set_vars: dict, nodes: int, scale: str = "paper") -> SuiteRun:
+    """Run the suite on `nodes` nodes of `system` at a scale with these Ramble variables (the
+    project's orchestrator, hpcaas run: they shape the job scripts, never the experiments' names);
+    the run's results CSV (written even when experiments failed), workspace and folder. Raises
+    RuntimeError when the run produced no results."""
+    from hpcaas.run import tools
+    from hpcaas.run.study import Run
+
     variables = {**set_vars, "n_nodes": str(nodes)}
-    for name, value in variables.items():
-        if re.search(r"[;:\s]", str(value)):
-            raise InputError("command line", name, f"a value without ';', ':' or spaces; got {value!r}")
-    out = ROOT / "results" / STUDY / "results.csv"
-    before = out.stat().st_mtime_ns if out.exists() else None
-    subprocess.run(
-        [str(ROOT / "scripts/run-study.sh"), STUDY, system, scale],
-        cwd=ROOT,
-        env={**(env or os.environ), "HPCAAS_SET": ";".join(f"{k}={v}" for k, v in variables.items())},
-    )
-    if not out.exists() or out.stat().st_mtime_ns == before:
-        raise RuntimeError(f"the suite on {system} produced no results (no new {out.relative_to(ROOT)})")
-    return SuiteRun(out, WORKSPACES / STUDY)
+    try:
+        outcome = Run(STUDY, system, scale, variables)()
+    except tools.ToolError as err:
+        raise RuntimeError(f"the suite on {system} did not run: {err}") from None
+    if outcome.results is None or not Path(outcome.results).is_file():
+        raise RuntimeError(f"the suite on {system} produced no results ({outcome.run}/run.log says why)")
+    return SuiteRun(Path(outcome.results), outcome.place.workspace, Path(outcome.run))
 
 
 def results_files(workspace: Path, results) -> dict:

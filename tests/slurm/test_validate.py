@@ -11,8 +11,10 @@ import pandas as pd
 import pytest
 from slurm_helpers import ROOT, start_cluster, stop_cluster
 
-REPORT = ROOT / "results/validate/report.md"
-NODES = ROOT / "results/validate/nodes.csv"
+from hpcaas.run.place import Place
+
+# The latest run of the suite on local-slurm at the small scale, where make validate writes its report.
+LATEST = Place("validate", "local-slurm", "small").latest
 # The gates compare performance with the limits, the other node and a baseline: nothing else may run meanwhile.
 pytestmark = [pytest.mark.exclusive, pytest.mark.long]
 
@@ -38,7 +40,7 @@ def make(cluster, *args):
 
 
 def verdicts() -> dict:
-    return {(r.node, r.part): r.verdict for r in pd.read_csv(NODES).itertuples()}
+    return {(r.node, r.part): r.verdict for r in pd.read_csv(LATEST / "nodes.csv").itertuples()}
 
 
 @pytest.fixture(scope="module")
@@ -57,7 +59,7 @@ def test_unchanged_machine_passes_node_by_node(cluster, baseline):
     got = verdicts()
     assert {n for n, _ in got} == {"n1", "n2", "all"}
     assert {got[(n, p)] for n in ("n1", "n2") for p in ("compute", "memory", "io")} == {"PASS"}
-    report = REPORT.read_text()
+    report = (LATEST / "report.md").read_text()
     assert report.startswith("# Validation of local-slurm: PASS")
     assert "Fault injected: none." in report and "Machine load: 1-minute load average" in report
 
@@ -68,7 +70,7 @@ def test_generic_blas_on_n2_fails_naming_n2_and_compute(cluster, baseline):
     got = verdicts()
     assert got[("n2", "compute")] == "FAIL"
     assert got[("n1", "compute")] != "FAIL"
-    report = REPORT.read_text().splitlines()
+    report = (LATEST / "report.md").read_text().splitlines()
     assert report[0] == "# Validation of local-slurm: FAIL"
     assert report[2].startswith("- **n2: compute FAIL**") and not any(
         line.startswith("- **n1: compute FAIL") for line in report
@@ -87,4 +89,4 @@ def test_a_killed_tool_fails_its_node_and_never_becomes_a_baseline(cluster, base
     assert not new.exists() and baseline.read_bytes() == before
     got = verdicts()
     assert {got[("n2", p)] for p in ("compute", "memory", "io")} == {"FAIL"}
-    assert "exit status 137" in REPORT.read_text()
+    assert "exit status 137" in (LATEST / "report.md").read_text()

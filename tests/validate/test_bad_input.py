@@ -9,6 +9,8 @@ import subprocess
 import pytest
 from testkit import ROOT
 
+from hpcaas.run.place import runs_root
+
 # A real baseline: make baseline SYSTEM=local-slurm on this machine (tests/validate/data/README.md).
 GOOD = (ROOT / "tests/validate/data/local-slurm-healthy.csv").read_text()
 HEADER = GOOD.splitlines()[0]
@@ -29,9 +31,9 @@ CASES = {
     "NODES a word": (["local-slurm", "--nodes", "three"], None, "NODES: all or a count of nodes"),
     "NODES zero": (["local-slurm", "--nodes", "0"], None, "NODES: all or a count of nodes"),
     "NODES above one without a scheduler": (["local", "--nodes", "2"], None, "NODES: all or 1: local has no scheduler"),
-    "SET without a value": (["local-slurm", "--set", "pin"], None, "SET: name=value"),
-    "SET with a space": (["local-slurm", "--set", "pin=taskset -c 0"], None, "SET: name=value"),
-    "SET with a colon": (["local-slurm", "--set", "cpu_bind=map_cpu:0"], None, "SET: name=value"),
+    "SET without a value": (["local-slurm", "--set", "pin"], None, "SET: pin: name=value"),
+    "SET with a space": (["local-slurm", "--set", "pin=taskset -c 0"], None, "name=value"),
+    "SET with a colon": (["local-slurm", "--set", "cpu_bind=map_cpu:0"], None, "name=value"),
     "missing baseline file": (["local-slurm", "--baseline", "MISSING"], None, "BASELINE: an existing file"),
     "empty baseline": (["local-slurm", "--baseline", "BASE"], "", "the file is empty"),
     "baseline without a value column": (
@@ -76,8 +78,7 @@ def test_bad_input_stops_before_running(case, tmp_path):
     if text is not None:
         base.write_text(text)
     argv = [str(base) if a == "BASE" else str(tmp_path / "missing.csv") if a == "MISSING" else a for a in argv]
-    results = ROOT / "results/validate/results.csv"
-    before = results.stat().st_mtime_ns if results.exists() else None
+    runs = sorted(runs_root().glob("*/*/validate/*"))
     proc = subprocess.run(
         [str(ROOT / ".venv/bin/python"), "-m", "hpcaas.validate", *argv],
         cwd=ROOT,
@@ -93,4 +94,4 @@ def test_bad_input_stops_before_running(case, tmp_path):
     assert proc.stdout == ""
     if text is not None:
         assert base.read_text() == text  # the baseline is left as it was
-    assert (results.stat().st_mtime_ns if results.exists() else None) == before  # nothing ran
+    assert sorted(runs_root().glob("*/*/validate/*")) == runs  # nothing ran: no run folder appeared

@@ -49,7 +49,7 @@ class NodeValidation(ExecutableApplication):
     failed (the criteria of its own application: HPL's residual checks, HPCC's checks, STREAM's
     validation, ...) leaves its output out of the results and its status `<tool> ok` 0, so a
     failed part of one node is FAILED for that node while the other nodes still count. The
-    experiment itself succeeds when the suite reached its end. `fault` and `fault_node` inject a
+    experiment itself succeeds when the suite reached its end. `fault` and `faulty_node` inject a
     fault on one node (suite.sh task: slowblas, tcp, kill, corunner<percent>, membw).
     """
 
@@ -91,7 +91,7 @@ class NodeValidation(ExecutableApplication):
         template=[
             "cp {suite_script} {experiment_run_dir}/suite.sh",
             "PPN={processes_per_node} CORES={cores_per_node} HPL_N={hpl_n} HPCC_N={hpcc_n} FIO_SIZE={fio_size} "
-            "SCRATCH='{scratch_dir}' FAULT='{fault}' FAULT_NODE='{fault_node}' FABRIC='{fabric}' "
+            "SCRATCH='{scratch_dir}' FAULT='{fault}' FAULT_NODE='{faulty_node}' FABRIC='{fabric}' "
             "bash {experiment_run_dir}/suite.sh {results_file}",
         ],
         use_mpi=False,
@@ -108,8 +108,8 @@ class NodeValidation(ExecutableApplication):
         ("hpcc_n", "2000", "HPCC's problem size N: its DGEMM runs on matrices of N / sqrt(3 x ranks per node)"),
         ("fio_size", "256M", "the file fio writes, then reads, on each node (direct I/O)"),
         ("scratch_dir", "{experiment_run_dir}", "the file system fio measures: a folder every node can write"),
-        ("fault", "none", "a fault injected on fault_node (suite.sh task: slowblas, tcp, kill, corunner<%>, membw)"),
-        ("fault_node", "none", "the node the fault is injected on"),
+        ("fault", "none", "a fault injected on faulty_node (suite.sh task: slowblas, tcp, kill, corunner<%>, membw)"),
+        ("faulty_node", "none", "the node the fault is injected on"),
         ("results_file", "{experiment_run_dir}/suite.txt", "the suite's results, one section per node and pair"),
         workload="suite",
     )
