@@ -87,15 +87,21 @@ def loss(folder: Path, node: str) -> dict:
 
 def measure(unchanged: int = UNCHANGED) -> list:
     baseline = OUT / "baseline.csv"
-    if not baseline.is_file():
-        base = validate("baseline", "--write-baseline", "--baseline", str(baseline))
-        if not baseline.is_file():
-            raise RuntimeError(f"no baseline: make baseline failed ({base / 'log.txt'})")
-    runs = [validate(f"unchanged-{i:02d}", "--baseline", str(baseline)) for i in range(1, unchanged + 1)]
-    nodes = sorted({r.node for r in pd.read_csv(runs[0] / "nodes.csv").itertuples() if r.node != "all"})
+    for attempt in range(1, 4):  # a baseline is refused from a run where a part FAILed
+        base = validate(f"baseline-{attempt}", "--write-baseline", "--baseline", str(baseline))
+        if baseline.is_file():
+            break
+    else:
+        raise RuntimeError(f"no baseline: make baseline failed three times ({base / 'log.txt'})")
+    nodes = sorted({r.node for r in pd.read_csv(base / "nodes.csv").itertuples() if r.node != "all"})
     faulty = nodes[-1]
+    # The regressions first, then the unchanged runs (an interrupted bench resumes where it stopped).
     faults = {f: validate(f"fault-{f}", "--baseline", str(baseline), "--fault", f"{faulty}:{f}") for f in FAULTS}
+    runs = [validate(f"unchanged-{i:02d}", "--baseline", str(baseline)) for i in range(1, unchanged + 1)]
 
+    missing = [r.name for r in [*faults.values(), *runs] if not (r / "checks.csv").is_file()]
+    if missing:
+        raise RuntimeError(f"runs without results: {', '.join(missing)} (their log.txt in {OUT})")
     rows, figures = [], []
     for gate in GATES:
         false = sum(1 for r in runs if flagged(r, "FAIL")[gate])

@@ -10,8 +10,8 @@ SET, and a baseline of another system, application or suite, naming both); the s
 from the system's facts (sizing.py); the suite runs (suite.run_suite); each node is judged
 against the limits, its peers and the baseline; the report and its tables are written.
 Without --baseline, baselines/<system>.csv is used when it exists. --write-baseline keeps the
-run as the baseline (with each node's inventory beside it), unless a part FAILed or an
-experiment failed.
+run as the baseline (with each node's inventory beside it), unless an experiment or a tool
+failed (a part that ran but FAILed a gate is kept, with a warning naming it).
 
 Exit status: 0 PASS, 1 FAIL, 2 bad input, 3 UNSTABLE (too noisy to tell; nothing FAILed).
 """
@@ -224,9 +224,13 @@ def _main(args) -> int:
         print(f"{r.node} {validate_report.PART_TITLES[r.part]}: {r.verdict}" + (f": {r.why}" if r.why else ""))
     print(f"[hpcaas] report: {run.folder / 'report.md'}")
     if args.write_baseline:
+        # A run where something failed measured nothing there: never a baseline. A part that
+        # ran but FAILed a gate is what the machine does: kept, and said (the peers and the
+        # limits still judge it in every later run).
         failed = results[results["status"] != frame.SUCCESS]
-        if not failed.empty or verdict == rule.FAIL:
-            why = "failed experiments" if not failed.empty else "parts that FAIL"
+        broken = checks[(checks["gate"] == "run") & (checks["verdict"] == rule.FAIL)]
+        if not failed.empty or not broken.empty:
+            why = "failed experiments" if not failed.empty else "tools that failed"
             print(f"[hpcaas] error: not writing a baseline from a run with {why} ({run.results})", file=sys.stderr)
             print(rule.FAIL)
             return 1
@@ -234,7 +238,13 @@ def _main(args) -> int:
         shutil.copyfile(run.results, str(baseline_path) + ".part")
         Path(str(baseline_path) + ".part").replace(baseline_path)
         inventory.write(baseline_path, found)
+        bad = summary[summary["verdict"] == rule.FAIL]
+        if not bad.empty:
+            parts = ", ".join(f"{r.node} {validate_report.PART_TITLES[r.part]}" for r in bad.itertuples())
+            print(f"[hpcaas] warning: the baseline keeps parts that FAIL here: {parts} (the report says why)")
         print(f"[hpcaas] baseline: {baseline_path} ({verdict}); next: make validate SYSTEM={system}")
+        print(verdict)
+        return 0
     print(verdict)
     return EXIT[verdict]
 
