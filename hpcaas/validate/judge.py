@@ -21,6 +21,7 @@ FAILs, so with three or more nodes the bad one stands out), the Allreduce is the
 """
 
 import math
+from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
@@ -113,52 +114,108 @@ def _pooled(groups) -> tuple:
     return (math.sqrt(np.mean(np.square(cvs))) if cvs else math.nan), sum(len(v) for v in groups)
 
 
-def _row(section, part, metric, unit, gate, verdict, values=(), reason="", **extra) -> dict:
-    row = dict.fromkeys(COLUMNS)
-    row.update(section=section, part=part, metric=metric, unit=unit, gate=gate, verdict=verdict, reason=reason)
-    row.update(n=len(values), mean=float(np.mean(values)) if len(values) else None)
-    row.update(extra)
-    return row
+@dataclass
+class Check:
+    """One FOM in one section, and what the gates need to judge it."""
+
+    section: str
+    part: str
+    metric: str
+    unit: str
+    tool: str
+    direction: str
+    values: list
+
+    def row(self, gate, verdict, reason="", values=None, **extra) -> dict:
+        values = self.values if values is None else values
+        row = dict.fromkeys(COLUMNS)
+        row.update(section=self.section, part=self.part, metric=self.metric, unit=self.unit, gate=gate)
+        row.update(verdict=verdict, reason=reason, n=len(values), mean=float(np.mean(values)) if values else None)
+        row.update(extra)
+        return row
+
+    def judged(self, gate, values, reference, tol, direction, ref_cv=math.nan, ref_n=0, **extra) -> dict:
+        """A check by the rule of analysis/gate.py, its reason in a few words: where the run
+        stands against the reference and, when it is not PASS, how sure that is."""
+        j = rule.judge(values, reference, tol, direction, ref_cv, ref_n)
+        if gate == "limits":
+            said = f"{np.mean(values):.0%} of the limit, expected >= {reference:.0%}"
+        else:
+            said = f"{j['change'] * 100:+.1f} % from {AGAINST[gate]} (tolerance {tol * 100:.1f} %)"
+        if j["verdict"] == rule.UNSTABLE:
+            spread = f"repeats spread {j['spread'] * 100:.0f} %" if len(values) > 1 else "one repeat"
+            if ref_n >= 2 and not math.isnan(ref_cv):
+                spread += f", {AGAINST[gate]}'s CV {ref_cv * 100:.0f} %"
+            said += f", ± {j['margin'] * 100:.1f} % ({spread}): more repeats or a quieter machine needed"
+        extra = {"reference": reference, "tolerance_pct": tol * 100, **extra}
+        return self.row(
+            gate, j["verdict"], said, values, change_pct=j["change"] * 100, margin_pct=j["margin"] * 100, **extra
+        )
 
 
 # What each gate compares with, in a check's reason.
 AGAINST = {"peers": "the other nodes' median", "baseline": "the baseline"}
 
 
-def _judged(section, part, metric, unit, gate, values, reference, tol, direction, ref_cv=math.nan, ref_n=0, **extra):
-    """A check by the rule of analysis/gate.py, its reason in a few words: where the run stands
-    against the reference, and, when it is not PASS, how sure that is."""
-    j = rule.judge(values, reference, tol, direction, ref_cv, ref_n)
-    if gate == "limits":
-        said = f"{np.mean(values):.0%} of the limit, expected >= {reference:.0%}"
-    else:
-        said = f"{j['change'] * 100:+.1f} % from {AGAINST[gate]} (tolerance {tol * 100:.1f} %)"
-    if j["verdict"] == rule.UNSTABLE:
-        spread = f"repeats spread {j['spread'] * 100:.0f} %" if len(values) > 1 else "one repeat"
-        if ref_n >= 2 and not math.isnan(ref_cv):
-            spread += f", {AGAINST[gate]}'s CV {ref_cv * 100:.0f} %"
-        said += f", ± {j['margin'] * 100:.1f} % ({spread}): more repeats or a quieter machine needed"
-    return _row(
-        section,
-        part,
-        metric,
-        unit,
-        gate,
-        j["verdict"],
-        values,
-        said,
-        reference=reference,
-        tolerance_pct=tol * 100,
-        change_pct=j["change"] * 100,
-        margin_pct=j["margin"] * 100,
-        **extra,
-    )
-
-
 def share(df, section, tool) -> float:
     """The mean share of their cores a tool's tasks had in a section (suite.sh's timing)."""
     values = _repeats(df, section, f"{tool} CPU share")
     return float(np.mean(values)) if values else math.nan
+
+
+def _run(check: Check, statuses: list, why: str, repeats: int) -> list:
+    """The tool's own verdict: FAIL where it failed in a repeat, or measured in fewer repeats."""
+    bad = [i for i, v in enumerate(statuses, 1) if v != 1]
+    if bad or why:
+        said = f"{check.tool} failed in {len(bad) or 'a'} of {repeats} repeats" + (f": {why}" if why else "")
+        return [check.row("run", rule.FAIL, said)]
+    if len(check.values) < repeats:
+        return [check.row("run", rule.FAIL, f"measured in {len(check.values)} of {repeats} repeats")]
+    return []
+
+
+def _limits(check: Check, system: str, limit_of: dict, want: dict, cores: float) -> dict:
+    """Each repeat's fraction of the limit against the expected fraction (a threshold: no spread)."""
+    limit, _, how, keys = limit_of.get(check.metric, (None, check.unit, "no limit for this FOM", []))
+    cited = [f"configs/{system}/system.yaml: {k}" for k in keys] + (
+        [want[check.metric][1]] if check.metric in want else []
+    )
+    fractions = [limits.fraction(v, limit, check.metric, check.unit) for v in check.values] if limit else []
+    mean = float(np.mean(fractions)) if fractions else None
+    if not (limit and check.metric in want):
+        said = how if not limit else f"no expected fraction of {how}"
+        return check.row("limits", NOT_CHECKED, said, reference=limit, fraction=mean, sources="|".join(cited))
+    expected = want[check.metric][0]
+    got = check.judged("limits", fractions, expected, 0.0, directions.HIGHER, fraction=mean, expected=expected)
+    got.update(mean=float(np.mean(check.values)), reference=limit, sources="|".join(cited))
+    if got["verdict"] != rule.PASS and cores < SHARE_MIN and check.tool not in WAITS:
+        got["verdict"] = rule.UNSTABLE
+        got["reason"] += (
+            f"; its tasks had {cores:.0%} of their cores (other processes took the rest): "
+            "not judged against the limit on a shared machine"
+        )
+    return got
+
+
+def _against(check: Check, gate: str, groups: list) -> dict:
+    """Against the median of other sections' (or the baseline's) means, with the tolerance from
+    their repeats' spread."""
+    cv, n = _pooled(groups)
+    reference = float(np.median([np.mean(g) for g in groups]))
+    return check.judged(gate, check.values, reference, rule.tolerance(cv, n), check.direction, cv, n)
+
+
+def _baseline_groups(base: pd.DataFrame, check: Check, kind: str) -> list:
+    """The baseline's repeats for this check: the same section's, else (a node the baseline did
+    not have) those of every section of its kind."""
+    same = base[(base["context"] == check.section) & (base["metric"] == check.metric)]
+    if not same.empty:
+        return [[float(v) for v in same["value"]]]
+    return [
+        [float(v) for v in g["value"]]
+        for s, g in base[base["metric"] == check.metric].groupby("context")
+        if _kind(s) == kind
+    ]
 
 
 def judge(system: str, results: pd.DataFrame, baseline: pd.DataFrame = None, failures: dict = None) -> pd.DataFrame:
@@ -171,154 +228,46 @@ def judge(system: str, results: pd.DataFrame, baseline: pd.DataFrame = None, fai
     ok["context"] = ok["context"].astype(str)
     experiments = results.drop_duplicates("experiment")
     ran = experiments[experiments["status"] == frame.SUCCESS]
-    sections = list(dict.fromkeys(ok["context"]))
-    rows = []
     if ran.empty:
         reasons = sorted(set(experiments["status_reason"].astype(str)) - {"", "nan"})
         reason = f"no repeat of {len(experiments)} succeeded" + (f", e.g. {reasons[0]}" if reasons else "")
+        failed = Check(SUITE, "", "", "", "", "", [])
         return pd.DataFrame(
-            [_row(SUITE, p, "", "", "run", rule.FAIL, reason=f"the suite failed: {reason}") for p in PARTS],
+            [{**failed.row("run", rule.FAIL, f"the suite failed: {reason}"), "part": p} for p in PARTS],
             columns=COLUMNS,
         )
-    nodes = nodes_of(sections)
     base = None
     if baseline is not None:
         base = baseline[frame.ok(baseline)].copy()
         base["context"] = base["context"].astype(str)
+    sections = list(dict.fromkeys(ok["context"]))
+    nodes = nodes_of(sections)
+    rows = []
     for metric, part, kind, tool in CHECKS:
-        in_kind = [s for s in sections if _kind(s) == kind]
-        # Sections of this kind that should have it: every node's (pairs and all: as they ran).
-        expected_sections = [f"node {n}" for n in nodes] if kind == "node" else in_kind
-        expected_sections += [s for s in failures if _kind(s) == kind and s not in expected_sections]
+        # The sections that should have it: every node's (pairs and the allocation: as they ran).
+        wanted = [f"node {n}" for n in nodes] if kind == "node" else [s for s in sections if _kind(s) == kind]
+        wanted += [s for s in failures if _kind(s) == kind and s not in wanted]
         unit = next(iter(ok.loc[ok["metric"] == metric, "unit"].astype(str)), limit_of.get(metric, (0, ""))[1])
-        direction = directions.of(metric, unit)
-        measured = {s: _repeats(ok, s, metric) for s in expected_sections}
-        for section in expected_sections:
-            values = measured[section]
-            statuses = _repeats(ok, section, f"{tool} ok")
-            bad = [i for i, v in enumerate(statuses, 1) if v != 1]
-            why = failures.get(section, {}).get(tool)
-            if bad or why:
-                rows.append(
-                    _row(
-                        section,
-                        part,
-                        metric,
-                        unit,
-                        "run",
-                        rule.FAIL,
-                        values,
-                        f"{tool} failed in {len(bad) or 'a'} of {len(ran)} repeats" + (f": {why}" if why else ""),
-                    )
-                )
+        measured = {s: _repeats(ok, s, metric) for s in wanted}
+        for section in wanted:
+            check = Check(section, part, metric, unit, tool, directions.of(metric, unit), measured[section])
+            failed = _run(check, _repeats(ok, section, f"{tool} ok"), failures.get(section, {}).get(tool), len(ran))
+            rows += failed
+            if not check.values or (failed and failed[0]["reason"].startswith(tool)):
                 continue
-            if len(values) < len(ran):
-                rows.append(
-                    _row(
-                        section,
-                        part,
-                        metric,
-                        unit,
-                        "run",
-                        rule.FAIL,
-                        values,
-                        f"measured in {len(values)} of {len(ran)} repeats",
-                    )
-                )
-                if not values:
-                    continue
-            # limits
-            limit, _, how, keys = limit_of.get(metric, (None, unit, "no limit for this FOM", []))
-            cited = "|".join(
-                [f"configs/{system}/system.yaml: {k}" for k in keys] + ([want[metric][1]] if metric in want else [])
-            )
-            fractions = [limits.fraction(v, limit, metric, unit) for v in values] if limit else []
-            mean_fraction = float(np.mean(fractions)) if fractions else None
-            if limit and metric in want:
-                got = _judged(
-                    section,
-                    part,
-                    metric,
-                    unit,
-                    "limits",
-                    fractions,
-                    want[metric][0],
-                    0.0,
-                    directions.HIGHER,
-                    fraction=mean_fraction,
-                    expected=want[metric][0],
-                    sources=cited,
-                )
-                got["mean"] = float(np.mean(values))
-                got["reference"] = limit
-                cores = share(ok, section, tool)
-                if got["verdict"] != rule.PASS and cores < SHARE_MIN and tool not in WAITS:
-                    got["verdict"] = rule.UNSTABLE
-                    got["reason"] += (
-                        f"; its tasks had {cores:.0%} of their cores (other processes took the rest): "
-                        "not judged against the limit on a shared machine"
-                    )
-                rows.append(got)
-            else:
-                rows.append(
-                    _row(
-                        section,
-                        part,
-                        metric,
-                        unit,
-                        "limits",
-                        NOT_CHECKED,
-                        values,
-                        how if not limit else f"no expected fraction of {how}",
-                        reference=limit,
-                        fraction=mean_fraction,
-                        sources=cited,
-                    )
-                )
-            # peers
-            others = [measured[s] for s in expected_sections if s != section and measured.get(s)]
+            rows.append(_limits(check, system, limit_of, want, share(ok, section, tool)))
+            others = [measured[s] for s in wanted if s != section and measured.get(s)]
             if kind != "all" and others:
-                cv, n = _pooled(others)
-                reference = float(np.median([np.mean(v) for v in others]))
-                got = _judged(
-                    section, part, metric, unit, "peers", values, reference, rule.tolerance(cv, n), direction, cv, n
-                )
+                got = _against(check, "peers", others)
                 if got["verdict"] != rule.PASS and tool not in WAITS:
                     mine = share(ok, section, tool)
-                    theirs = np.nanmean([share(ok, s, tool) for s in expected_sections if s != section])
+                    theirs = np.nanmean([share(ok, s, tool) for s in wanted if s != section])
                     if not math.isnan(mine) and not math.isnan(theirs):
                         got["reason"] += f"; its tasks had {mine:.0%} of their cores, the others' {theirs:.0%}"
-
                 rows.append(got)
-            # baseline
-            if base is not None:
-                same = base[(base["context"] == section) & (base["metric"] == metric)]
-                if same.empty:  # a node the baseline did not have: the baseline's nodes of this kind
-                    groups = [
-                        [float(v) for v in g["value"]]
-                        for s, g in base[base["metric"] == metric].groupby("context")
-                        if _kind(s) == kind
-                    ]
-                else:
-                    groups = [[float(v) for v in same["value"]]]
-                if groups:
-                    cv, n = _pooled(groups)
-                    reference = float(np.median([np.mean(g) for g in groups]))
-                    rows.append(
-                        _judged(
-                            section,
-                            part,
-                            metric,
-                            unit,
-                            "baseline",
-                            values,
-                            reference,
-                            rule.tolerance(cv, n),
-                            direction,
-                            cv,
-                            n,
-                        )
-                    )
+            groups = _baseline_groups(base, check, kind) if base is not None else []
+            if groups:
+                rows.append(_against(check, "baseline", groups))
     return pd.DataFrame(rows, columns=COLUMNS)
 
 
