@@ -197,56 +197,52 @@ def _main(args) -> int:
     checks = judge.judge(system, results, baseline, inventory.failures(sections))
     nodes = list(found) or sorted({s.split(" ", 1)[1] for s in checks["section"] if s.startswith("node ")})
     summary = judge.summary(checks, nodes)
-    heat = judge.heat(checks, nodes)
     verdict = judge.verdict(summary)
-    base_inventory = inventory.read(baseline_path) if baseline is not None else {}
-    fault_text = f"{fault[1]} on {fault[0]} ({describe_fault(fault[1])})" if fault[0] else "none"
     run_info = {
         "system": system,
         "verdict": verdict,
         "nodes": nodes,
         "repeats": len(sections),
         "sizes": sizes,
-        "fault": fault_text,
+        "fault": f"{fault[1]} on {fault[0]} ({describe_fault(fault[1])})" if fault[0] else "none",
         "load": inventory.load(found, shares_of(results)),
         "baseline": _baseline_text(baseline_path, baseline),
         "rule": rule.rule(),
-        "limits_rule": (
-            "Against the limits, each repeat's fraction of the limit is judged against the expected fraction "
-            "(no tolerance: the expected fraction already sits below what healthy hardware reaches); against "
-            "the peers, the median of the other nodes' means with the tolerance from their repeats; against "
-            f"the baseline, its numbers with the tolerance from its repeats. A tool with less than "
-            f"{judge.SHARE_MIN:.0%} of its cores is UNSTABLE rather than FAIL against the limits."
-        ),
+        "limits_rule": judge.GATES_TEXT,
     }
-    report(run.folder, system, run_info, checks, summary, heat, found, base_inventory)
+    base_inventory = inventory.read(baseline_path) if baseline is not None else {}
+    report(run.folder, system, run_info, checks, summary, judge.heat(checks, nodes), found, base_inventory)
     for r in summary.itertuples():
         print(f"{r.node} {validate_report.PART_TITLES[r.part]}: {r.verdict}" + (f": {r.why}" if r.why else ""))
     print(f"[hpcaas] report: {run.folder / 'report.md'}")
     if args.write_baseline:
-        # A run where something failed measured nothing there: never a baseline. A part that
-        # ran but FAILed a gate is what the machine does: kept, and said (the peers and the
-        # limits still judge it in every later run).
-        failed = results[results["status"] != frame.SUCCESS]
-        broken = checks[(checks["gate"] == "run") & (checks["verdict"] == rule.FAIL)]
-        if not failed.empty or not broken.empty:
-            why = "failed experiments" if not failed.empty else "tools that failed"
-            print(f"[hpcaas] error: not writing a baseline from a run with {why} ({run.results})", file=sys.stderr)
-            print(rule.FAIL)
-            return 1
-        baseline_path.parent.mkdir(parents=True, exist_ok=True)
-        shutil.copyfile(run.results, str(baseline_path) + ".part")
-        Path(str(baseline_path) + ".part").replace(baseline_path)
-        inventory.write(baseline_path, found)
-        bad = summary[summary["verdict"] == rule.FAIL]
-        if not bad.empty:
-            parts = ", ".join(f"{r.node} {validate_report.PART_TITLES[r.part]}" for r in bad.itertuples())
-            print(f"[hpcaas] warning: the baseline keeps parts that FAIL here: {parts} (the report says why)")
-        print(f"[hpcaas] baseline: {baseline_path} ({verdict}); next: make validate SYSTEM={system}")
-        print(verdict)
-        return 0
+        return keep_baseline(run, results, checks, summary, found, baseline_path, system, verdict)
     print(verdict)
     return EXIT[verdict]
+
+
+def keep_baseline(run, results, checks, summary, found, path: Path, system: str, verdict: str) -> int:
+    """make baseline: the run and its nodes' inventory kept at `path`. A run where something
+    failed measured nothing there: never a baseline. A part that ran but FAILed a gate is what
+    the machine does: kept, and said (the peers and the limits still judge it in every later run)."""
+    failed = results[results["status"] != frame.SUCCESS]
+    broken = checks[(checks["gate"] == "run") & (checks["verdict"] == rule.FAIL)]
+    if not failed.empty or not broken.empty:
+        why = "failed experiments" if not failed.empty else "tools that failed"
+        print(f"[hpcaas] error: not writing a baseline from a run with {why} ({run.results})", file=sys.stderr)
+        print(rule.FAIL)
+        return 1
+    path.parent.mkdir(parents=True, exist_ok=True)
+    shutil.copyfile(run.results, str(path) + ".part")
+    Path(str(path) + ".part").replace(path)
+    inventory.write(path, found)
+    bad = summary[summary["verdict"] == rule.FAIL]
+    if not bad.empty:
+        parts = ", ".join(f"{r.node} {validate_report.PART_TITLES[r.part]}" for r in bad.itertuples())
+        print(f"[hpcaas] warning: the baseline keeps parts that FAIL here: {parts} (the report says why)")
+    print(f"[hpcaas] baseline: {path} ({verdict}); next: make validate SYSTEM={system}")
+    print(verdict)
+    return 0
 
 
 def _baseline_text(path, baseline) -> str:

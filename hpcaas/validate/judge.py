@@ -54,6 +54,14 @@ CHECKS = [
     ("osu_allreduce 8 B", "network", "all", "osu_allreduce"),
     ("osu_allreduce 1 MiB", "network", "all", "osu_allreduce"),
 ]
+# The gates in words, for the report (analysis/gate.py states the rule they share).
+GATES_TEXT = (
+    "Against the limits, each repeat's fraction of the limit is judged against the expected fraction "
+    "(no tolerance: the expected fraction already sits below what healthy hardware reaches); against "
+    "the peers, the median of the other nodes' means with the tolerance from their repeats; against "
+    f"the baseline, its numbers with the tolerance from its repeats. A tool with less than "
+    f"{SHARE_MIN:.0%} of its cores is UNSTABLE rather than FAIL against the limits."
+)
 # What the heat map shows of a part: its first metric here.
 MAIN = {"compute": "HPL GFlops", "memory": "Triad top rate", "network": "osu_bw 4 MiB", "io": "fio write bandwidth"}
 COLUMNS = [
