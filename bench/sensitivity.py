@@ -9,8 +9,8 @@ against the baseline, so each gate (limits, peers, baseline) gives its verdicts 
 them. Reported per gate: its false alarms (runs of the unchanged machine in which it FAILed any
 node's part) and UNSTABLE verdicts there; per regression, the loss it caused on the faulty node
 (its HPL, DGEMM and STREAM means against the other nodes') and which gates FAILed the faulty
-node, and whether any FAILed a healthy one. Each run's tables stay in results/bench/sensitivity/
-(a run already there is not made again), the table goes to results/bench/sensitivity.md."""
+node, and whether any FAILed a healthy one. Each run's tables stay in runs/bench/sensitivity/
+(a run already there is not made again), the table goes to runs/bench/sensitivity.md."""
 
 import json
 import shutil
@@ -21,6 +21,7 @@ from pathlib import Path
 import pandas as pd
 
 from analysis import files
+from bench import record
 from bench.record import Figure
 from hpcaas.paths import ROOT
 from hpcaas.validate import judge
@@ -30,7 +31,7 @@ UNCHANGED = 20
 FAULTS = ["corunner10", "corunner25", "corunner50", "slowblas", "membw", "tcp"]
 GATES = ("limits", "peers", "baseline")
 LOSS = {"HPL": "HPL GFlops", "DGEMM": "StarDGEMM_Gflops", "STREAM": "Triad top rate"}
-OUT = ROOT / "results" / "bench" / "sensitivity"
+OUT = record.CSV.parent / "sensitivity"
 
 
 def validate(name: str, *args) -> Path:
