@@ -78,7 +78,7 @@ readme: ## Render each study's README.md from its study.yaml (question, notes, f
 lint: ## Formatting and lint: ruff (format + check), shellcheck, codespell
 	@scripts/lint.sh
 
-bench: ## Measure the speed targets -> results/bench/bench.csv: analysis of 1M rows, dry-run per experiment, Ramble overhead [FULL=1: + fresh clone setup+smoke] [CI=1: + .ci/run fresh and warm] [SENSITIVITY=1: + the validation gates' sensitivity, hours]; prints the sensitivity table
+bench: ## Measure the speed targets -> runs/bench/bench.csv: analysis of 1M rows, dry-run per experiment, Ramble overhead [FULL=1: + fresh clone setup+smoke] [CI=1: + .ci/run fresh and warm] [SENSITIVITY=1: + the validation gates' sensitivity, hours]; prints the sensitivity table
 	@$(PYTHON) -m bench $(if $(FULL),--full) $(if $(CI),--ci) $(if $(SENSITIVITY),--sensitivity)
 
 clean: ## Remove the runs (runs/: workspaces, results, reports) and any generated state (keeps tools, venv, Spack installs and every tracked file)
