@@ -58,10 +58,15 @@ def validate(name: str, *args) -> Path:
     return folder
 
 
-def flagged(folder: Path, verdict: str) -> dict:
+def checks_of(folder: Path, baseline: Path) -> pd.DataFrame:
+    """The run's checks, judged again from its results with the judge of this tree (a bench
+    resumed after a change of the rule counts every run by the same rule)."""
+    return judge.judge(SYSTEM, files.read_results(str(folder / "results.csv")), files.read_results(str(baseline)))
+
+
+def flagged(checks: pd.DataFrame, verdict: str) -> dict:
     """{gate: {node: [parts]}} the run's checks gave this verdict, per gate (pair checks count
     for both nodes of the pair)."""
-    checks = pd.read_csv(folder / "checks.csv")
     nodes = sorted({s.split(" ", 1)[1] for s in checks["section"] if s.startswith("node ")})
     out = {g: {} for g in GATES}
     for row in checks[checks["verdict"] == verdict].itertuples():
@@ -75,9 +80,8 @@ def flagged(folder: Path, verdict: str) -> dict:
     return out
 
 
-def loss(folder: Path, node: str) -> dict:
+def loss(checks: pd.DataFrame, node: str) -> dict:
     """{HPL, DGEMM, STREAM: % the faulty node's mean is below the other nodes' median}."""
-    checks = pd.read_csv(folder / "checks.csv")
     peers = checks[(checks["gate"] == "peers") & (checks["section"] == f"node {node}")]
     out = {}
     for name, metric in LOSS.items():
@@ -100,9 +104,11 @@ def measure(unchanged: int = UNCHANGED) -> list:
     faults = {f: validate(f"fault-{f}", "--baseline", str(baseline), "--fault", f"{faulty}:{f}") for f in FAULTS}
     runs = [validate(f"unchanged-{i:02d}", "--baseline", str(baseline)) for i in range(1, unchanged + 1)]
 
-    missing = [r.name for r in [*faults.values(), *runs] if not (r / "checks.csv").is_file()]
+    missing = [r.name for r in [*faults.values(), *runs] if not (r / "results.csv").is_file()]
     if missing:
         raise RuntimeError(f"runs without results: {', '.join(missing)} (their log.txt in {OUT})")
+    faults = {f: checks_of(folder, baseline) for f, folder in faults.items()}
+    runs = [checks_of(folder, baseline) for folder in runs]
     rows, figures = [], []
     for gate in GATES:
         false = sum(1 for r in runs if flagged(r, "FAIL")[gate])

@@ -136,3 +136,26 @@ def test_inventory_and_load_from_the_results_files():
     assert list(table.columns) == ["key", "n1", "n2", "differs"] and "load" not in set(table["key"])
     text = inventory.load(nodes, {"hpl": [0.5, 0.9]})
     assert text.startswith("1-minute load average ") and "hpl 50%-90%" in text
+
+
+def test_a_tool_not_measured_alone_is_unstable_against_the_baseline_and_fails_against_its_peers(run):
+    """n2's HPL halved against a baseline of the same run: measured at another time with the
+    tools holding a third of their cores (this machine's real shares), the comparison cannot
+    tell the hardware from the load (UNSTABLE); against n1, measured at the same time, it FAILs.
+    With the cores to themselves, the baseline gate FAILs it too."""
+    slow = run.copy()
+    mask = (slow["context"] == "node n2") & (slow["metric"] == "HPL GFlops")
+    slow.loc[mask, "value"] = slow.loc[mask, "value"] * 0.5
+    shares = run.loc[run["metric"] == "hpl CPU share", "value"]
+    assert shares.max() < judge.SHARE_MIN  # the data's own: other work took most of the cores
+    checks = judge.judge("local-slurm", slow, baseline=run)
+    got = row(checks, "node n2", "HPL GFlops", "baseline")
+    assert got["verdict"] == rule.UNSTABLE and "measured at two times" in got["reason"]
+    assert row(checks, "node n2", "HPL GFlops", "peers")["verdict"] == rule.FAIL
+    alone = run.copy()
+    alone.loc[alone["metric"] == "hpl CPU share", "value"] = 1.0
+    slow.loc[slow["metric"] == "hpl CPU share", "value"] = 1.0
+    assert (
+        row(judge.judge("local-slurm", slow, baseline=alone), "node n2", "HPL GFlops", "baseline")["verdict"]
+        == rule.FAIL
+    )
