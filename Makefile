@@ -44,11 +44,13 @@ dry-run: ## A study's experiments on a system, generated not run: make dry-run S
 concretize: ## Solve a study's Spack environment for a system into environments/: make concretize SYSTEM=<s> ENV=<study> (STALE=1: every stale pair)
 	@$(if $(STALE),$(HPCAAS) concretize --stale -j $$(nproc),$(HPCAAS) concretize $(SYSTEM) $(ENV))
 
-validate: ## PASS/FAIL of this system against its baseline: make validate SYSTEM=<s> [BASELINE=<csv>] [SET=var=value]
-	@HPCAAS_SET="$(SET)" scripts/validate.sh $(SYSTEM) $(BASELINE)
+validate: ## Each node of an allocation at once, judged part by part (compute, memory, network, I/O): make validate SYSTEM=<s> [NODES=all|<count>] [FAULT=<node>:<fault>] [BASELINE=<csv>] [SCALE=paper|small]
+	@$(PYTHON) -m hpcaas.validate $(SYSTEM) --scale $(SCALE) $(VALIDATE_ARGS)
 
-baseline: ## Run the validation suite and keep it as the system's baseline: make baseline SYSTEM=<s> [BASELINE=<csv>]
-	@HPCAAS_SET="$(SET)" scripts/validate.sh --baseline $(SYSTEM) $(BASELINE)
+baseline: ## Run the validation suite and keep it as the system's baseline: make baseline SYSTEM=<s> [BASELINE=<csv>] [NODES=...]
+	@$(PYTHON) -m hpcaas.validate --write-baseline $(SYSTEM) --scale $(SCALE) $(VALIDATE_ARGS)
+
+VALIDATE_ARGS = $(if $(NODES),--nodes '$(NODES)') $(if $(FAULT),--fault '$(FAULT)') $(if $(BASELINE),--baseline '$(BASELINE)') $(if $(SET),--set '$(SET)')
 
 test: ## Lint, then the test suite (unit tests, FOMs on real logs, dry-runs, the smoke study and real runs on this machine)
 	@scripts/setup.sh
@@ -76,8 +78,8 @@ readme: ## Render each study's README.md from its study.yaml (question, notes, f
 lint: ## Formatting and lint: ruff (format + check), shellcheck, codespell
 	@scripts/lint.sh
 
-bench: ## Measure the speed targets -> runs/bench/bench.csv: first analysis of 1M rows, dry-run per experiment, Ramble overhead [FULL=1: + new clone setup+smoke, make test] [CI=1: + .ci/run fresh and warm]
-	@$(PYTHON) -m bench $(if $(FULL),--full) $(if $(CI),--ci)
+bench: ## Measure the speed targets -> runs/bench/bench.csv: first analysis of 1M rows, dry-run per experiment, Ramble overhead [FULL=1: + new clone setup+smoke, make test] [CI=1: + .ci/run fresh and warm] [SENSITIVITY=1: + the validation gates' sensitivity, hours]; prints the sensitivity table
+	@$(PYTHON) -m bench $(if $(FULL),--full) $(if $(CI),--ci) $(if $(SENSITIVITY),--sensitivity)
 
 clean: ## Remove the runs (runs/: workspaces, results, reports) and any generated state (keeps tools, venv, Spack installs and every tracked file)
 	@git clean -q -d -f -X -- runs results dry-runs ramble-workspaces

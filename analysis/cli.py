@@ -218,23 +218,24 @@ def cmd_gate(args):
     from analysis import gate
 
     measured, baseline = _read(args.csv), _read(args.baseline)
-    options = _given(args, "sigma", "floor", "metrics", "higher_is_better", "lower_is_better")
+    options = _given(args, "sigma", "floor", "cap", "metrics", "higher_is_better", "lower_is_better")
     out = gate.gate(measured, baseline, args.csv, args.baseline, **options)
     _emit(out, args)
-    failed = int((out["verdict"] == gate.FAIL).sum())
+    counts = {v: int((out["verdict"] == v).sum()) for v in (gate.FAIL, gate.UNSTABLE, gate.PASS)}
     version = ", ".join(
         f"{c} {', '.join(sorted(set(baseline[c].astype(str)) - {''}))}"
         for c in ("project_commit", "timestamp")
         if c in baseline.columns
     )
     against = f" against {args.baseline}" + (f" ({version})" if version else "")
-    print(
-        f"{PROG}: gate: {failed} of {len(out)} FOMs FAIL{against}"
-        if failed
-        else f"{PROG}: gate: all {int((out['verdict'] == gate.PASS).sum())} FOMs PASS{against}",
-        file=sys.stderr,
-    )
-    return 1 if failed else 0
+    if counts[gate.FAIL] or counts[gate.UNSTABLE]:
+        told = ", ".join(f"{n} {v}" for v, n in counts.items() if n and v != gate.PASS)
+        print(f"{PROG}: gate: {told} of {len(out)} FOMs{against}", file=sys.stderr)
+        for row in out[out["verdict"].isin([gate.FAIL, gate.UNSTABLE])].itertuples():
+            print(f"{PROG}: gate: {row.metric}: {row.verdict}: {row.reason}", file=sys.stderr)
+        return 1
+    print(f"{PROG}: gate: all {counts[gate.PASS]} FOMs PASS{against}", file=sys.stderr)
+    return 0
 
 
 def cmd_plot(args):
@@ -395,11 +396,21 @@ def build_parser():
     p.add_argument("--map", nargs="+", metavar="MEASURED=PUBLISHED", help="metric names that differ")
 
     p = _command(
-        sub, cmd_gate, "PASS/FAIL per FOM against a baseline; exit 1 on a regression", metric=False, direction=True
+        sub,
+        cmd_gate,
+        "PASS/FAIL/UNSTABLE per FOM against a baseline (analysis/gate.py); exit 1 unless all PASS",
+        metric=False,
+        direction=True,
     )
     p.add_argument("--baseline", required=True, help="the baseline results CSV")
-    p.add_argument("--sigma", type=float, default=gate.SIGMA, help="tolerance in run-to-run CVs (default: %(default)s)")
+    p.add_argument(
+        "--sigma",
+        type=float,
+        default=gate.SIGMA,
+        help="tolerance in the baseline's run-to-run CVs (default: %(default)s)",
+    )
     p.add_argument("--floor", type=float, default=gate.FLOOR, help="least tolerance, a fraction (default: %(default)s)")
+    p.add_argument("--cap", type=float, default=gate.CAP, help="largest tolerance, a fraction (default: %(default)s)")
     p.add_argument("--metric", dest="metrics", nargs="+", help="gate only these FOMs")
 
     p = sub.add_parser("plot", help="PNG: scaling curves with the ideal line, or grouped A/B bars")

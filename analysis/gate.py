@@ -1,14 +1,27 @@
-"""`gate`: PASS/FAIL per FOM of a run against a versioned baseline (image validation).
+"""`gate`: PASS, FAIL or UNSTABLE per FOM of a run against a reference: a versioned baseline
+(image validation), and, through `judge`, the hardware's expected fraction and a node's peers
+(hpcaas/validate). The rule is written once, here:
 
-A FOM regresses when it moved in its bad direction by more than the tolerance:
-    tolerance = max(floor, sigma x CV)
-with CV the run-to-run coefficient of variation of a repeat: the baseline's and the run's in
-quadrature, the spread of the difference of two repeats (one side's where the other has a single
-repeat; none: the floor alone). A run whose repeats happen to agree closely is still judged with
-the baseline's spread: a baseline of 7.9 us latency with repeats from 6.3 to 8.4 us does not
-make 8.3 us a regression. A FOM the baseline has but the run lacks,
-or that failed, is a FAIL too. FOMs only the run has are NEW; FOMs without a baseline number
-are SKIP. The CLI exits 1 when any FOM FAILs."""
+1. The tolerance comes from the reference's spread only, never from the judged run's:
+       tolerance = min(cap, max(floor, sigma x CV))
+   with CV the run-to-run coefficient of variation of the baseline's repeats (of the other
+   nodes' repeats for a node judged against its peers; none for a fixed threshold such as the
+   expected fraction of a limit). A noisier run cannot widen it.
+2. The repeats say how well the two means are known: the run's change against the reference,
+   give or take two standard errors of the difference (each side's CV / sqrt(repeats); a single
+   repeat is taken as noisy as the reference's repeats, a threshold has none).
+3. FAIL when even the favourable end of that interval moved the bad way beyond the tolerance;
+   PASS when even the unfavourable end stays within it; otherwise UNSTABLE: the run's repeats
+   spread too much to tell (more repeats, or a quieter machine, are needed). So a noisy run
+   never PASSes, and a clear regression FAILs however noisy it is.
+
+A FOM the baseline has but the run lacks, or that failed, FAILs. FOMs only the run has are NEW;
+FOMs without a baseline number are SKIP. A baseline of another system, application or suite
+(experiments) is refused as bad input, naming both. The CLI exits 1 when any FOM FAILs or is
+UNSTABLE."""
+
+import math
+import re
 
 import numpy as np
 import pandas as pd
@@ -16,14 +29,103 @@ import pandas as pd
 from analysis import directions, frame, repeats, units
 from analysis.errors import InputError
 
-PASS, FAIL, NEW, SKIP = "PASS", "FAIL", "NEW", "SKIP"
-# The tolerance's defaults: 3 CVs, and never below 2 %.
-SIGMA, FLOOR = 3.0, 0.02
+PASS, FAIL, UNSTABLE, NEW, SKIP = "PASS", "FAIL", "UNSTABLE", "NEW", "SKIP"
+# The tolerance's defaults: 3 CVs of the reference's repeats, never below 2 % nor above 10 %.
+SIGMA, FLOOR, CAP = 3.0, 0.02, 0.10
+# How many standard errors of the run's mean the verdict must clear.
+CONFIDENCE = 2.0
 
 
-def rule(sigma=SIGMA, floor=FLOOR) -> str:
-    """The tolerance in words, for reports."""
-    return f"max({floor * 100:g} %, {sigma:g} x its run-to-run CV, the baseline's and the run's in quadrature)"
+def rule(sigma=SIGMA, floor=FLOOR, cap=CAP) -> str:
+    """The rule in words, for reports."""
+    return (
+        f"tolerance = min({cap * 100:g} %, max({floor * 100:g} %, {sigma:g} x the reference's run-to-run CV)), "
+        "never the judged run's; the run's change, give or take "
+        f"{CONFIDENCE:g} standard errors of the difference of the two means, FAILs when even its favourable "
+        "end is worse than the tolerance, PASSes when even its unfavourable end is within it, and is UNSTABLE "
+        "in between (too noisy to tell)"
+    )
+
+
+def tolerance(cv, n, sigma=SIGMA, floor=FLOOR, cap=CAP) -> float:
+    """The tolerance (a fraction) from the reference's CV over n repeats (the floor without two)."""
+    spread = abs(cv) if n >= 2 and cv is not None and not math.isnan(cv) else 0.0
+    return min(cap, max(floor, sigma * spread))
+
+
+def judge(values, reference, tol, direction, reference_cv=math.nan, reference_n=0) -> dict:
+    """One verdict: `values` (the run's repeats) against `reference` (a number: the mean of
+    `reference_n` repeats of CV `reference_cv`, or a fixed threshold) with tolerance `tol` (a
+    fraction), `direction` HIGHER or LOWER. Returns verdict, change (signed fraction), worse (the
+    bad way), margin (the confidence half-width, a fraction), spread ((max - min) / mean) and
+    reason."""
+    values = [float(v) for v in values if v is not None and not math.isnan(float(v))]
+    if not values or reference is None or math.isnan(reference) or reference == 0:
+        raise ValueError("judge needs repeats and a non-zero reference")
+    mean = float(np.mean(values))
+    change = mean / reference - 1
+    worse = -change if direction == directions.HIGHER else change
+    known = reference_n >= 2 and not math.isnan(reference_cv)
+    # The standard errors of the two means: the run's from its own repeats (a single repeat is
+    # taken as noisy as one of the reference's), the reference's from its repeats (none for a
+    # threshold). They decide how sure the verdict is, never the tolerance.
+    if len(values) >= 2:
+        cv = float(np.std(values, ddof=1) / mean) if mean else math.inf
+        own = cv / math.sqrt(len(values))
+    else:
+        own = abs(reference_cv) if known else math.inf
+    theirs = abs(reference_cv) / math.sqrt(reference_n) if known else 0.0
+    margin = CONFIDENCE * math.hypot(own, theirs)
+    spread = (max(values) - min(values)) / mean if mean else math.inf
+    if worse - margin > tol:
+        verdict, reason = FAIL, f"{worse * 100:.1f} % worse (at least {(worse - margin) * 100:.1f} %)"
+    elif worse + margin <= tol:
+        verdict, reason = PASS, ""
+    else:
+        verdict = UNSTABLE
+        noisy = (f"repeats spread {spread * 100:.1f} %" if len(values) >= 2 else "one repeat, its spread unknown") + (
+            f", the reference's CV {abs(reference_cv) * 100:.1f} %" if known else ""
+        )
+        reason = (
+            f"{worse * 100:+.1f} % ± {margin * 100:.1f} % straddles the {tol * 100:.1f} % tolerance: "
+            f"{noisy}; more repeats or a quieter machine needed"
+        )
+    return {"verdict": verdict, "change": change, "worse": worse, "margin": margin, "spread": spread, "reason": reason}
+
+
+def suite(df: pd.DataFrame) -> set:
+    """The experiments of a results frame as a suite: names with the system and the repeat
+    index taken out (`hpcc.sized.validate-{system}-2ranks`)."""
+    out = set()
+    for name, system in df[["experiment", "system"]].drop_duplicates().itertuples(index=False):
+        name = re.sub(r"\.[0-9]+$", "", str(name))
+        out.add(re.sub(rf"(?<![\w]){re.escape(str(system))}(?![\w])", "{system}", name) if system else name)
+    return out
+
+
+def check_same_kind(measured, baseline, measured_file, baseline_file):
+    """Refuse a baseline of another system, application or suite, naming both sides."""
+
+    def values(df, col):
+        return sorted(set(df[col].dropna().astype(str)) - {""}) if col in df.columns else []
+
+    for col, what in (("system", "system"), ("application", "application")):
+        mine, theirs = values(measured, col), values(baseline, col)
+        if mine and theirs and mine != theirs:
+            raise InputError(
+                baseline_file,
+                col,
+                f"a baseline of {what} {', '.join(mine)} (as {measured_file}); it is of {what} {', '.join(theirs)}",
+            )
+    if {"experiment", "system"} <= set(measured.columns) & set(baseline.columns):
+        mine, theirs = suite(measured), suite(baseline)
+        if mine and theirs and not mine & theirs:
+            raise InputError(
+                baseline_file,
+                "experiment",
+                f"a baseline of the suite {', '.join(sorted(mine))} (as {measured_file}); "
+                f"it is of {', '.join(sorted(theirs))}",
+            )
 
 
 def _scale(metric, unit_measured, unit_baseline, file) -> float:
@@ -39,6 +141,17 @@ def _scale(metric, unit_measured, unit_baseline, file) -> float:
         ) from None
 
 
+def _values(df, keys, file) -> pd.DataFrame:
+    """keys + metric + unit, the statistics of the repeats and their values (a list)."""
+    df = units.harmonise(df, file)
+    cols = keys + ["metric"]
+    stats = frame.as_text(repeats.statistics(df, keys), cols + ["unit"])
+    good = df[frame.ok(df)]
+    lists = good["value"].groupby(frame.label(good, cols, sep="\x1f")).apply(list)
+    stats["values"] = frame.label(stats, cols, sep="\x1f").map(lists)
+    return stats
+
+
 def gate(
     measured,
     baseline,
@@ -46,12 +159,14 @@ def gate(
     baseline_file,
     sigma=SIGMA,
     floor=FLOOR,
+    cap=CAP,
     metrics=None,
     higher_is_better=None,
     lower_is_better=None,
 ) -> pd.DataFrame:
-    if sigma < 0 or floor < 0:
-        raise InputError("command line", "--sigma/--floor", "numbers not below zero")
+    if sigma < 0 or floor < 0 or cap < floor:
+        raise InputError("command line", "--sigma/--floor/--cap", "numbers not below zero, the cap not below the floor")
+    check_same_kind(measured, baseline, measured_file, baseline_file)
     # A failed experiment with no FOM to go by has an empty metric: nothing to gate on its own
     # (its FOMs in the baseline come out as missing from the run).
     measured = measured[measured["metric"] != ""]
@@ -65,18 +180,16 @@ def gate(
     keys = [d for d in frame.dimensions(baseline) if d in measured.columns]
     frame.check_duplicates(baseline, keys, baseline_file)
     frame.check_duplicates(measured, keys, measured_file)
-    columns = keys + ["metric", "unit"]
-    base = frame.as_text(repeats.statistics(units.harmonise(baseline, baseline_file), keys), columns)
-    run = frame.as_text(repeats.statistics(units.harmonise(measured, measured_file), keys), columns)
+    base, run = _values(baseline, keys, baseline_file), _values(measured, keys, measured_file)
     both = base.merge(run, on=keys + ["metric"], how="outer", suffixes=("_b", "_m"), indicator=True)
 
-    unknown = []
-    direction = []
-    for metric, unit in zip(both["metric"], both["unit_b"].fillna(both["unit_m"])):
-        d = directions.override(metric, higher_is_better, lower_is_better) or directions.of(metric, unit)
-        if d is None and metric not in unknown:
-            unknown.append(metric)
-        direction.append(d)
+    unknown, rows = [], []
+    for r in both.to_dict("records"):
+        unit = r["unit_b"] if isinstance(r["unit_b"], str) else r["unit_m"]
+        d = directions.override(r["metric"], higher_is_better, lower_is_better) or directions.of(r["metric"], unit)
+        if d is None and r["metric"] not in unknown:
+            unknown.append(r["metric"])
+        rows.append((r, unit, d))
     if unknown:
         raise InputError(
             baseline_file,
@@ -84,45 +197,46 @@ def gate(
             f"a known direction for {', '.join(repr(m) for m in unknown[:5])}: "
             "pass --higher-is-better/--lower-is-better METRIC, or --metric to gate only some FOMs",
         )
-    both["direction"] = direction
 
-    both["measured"] = both["mean_m"] * [
-        _scale(m, um, ub, measured_file) for m, um, ub in zip(both["metric"], both["unit_m"], both["unit_b"])
-    ]
-    cv_m, cv_b = both["cv_m"].where(both["n_m"] >= 2), both["cv_b"].where(both["n_b"] >= 2)
-    cv = np.sqrt(cv_m.fillna(0) ** 2 + cv_b.fillna(0) ** 2).where(cv_m.notna() | cv_b.notna())
-    both["cv_source"] = np.select(
-        [cv_m.notna() & cv_b.notna(), cv_m.notna(), cv_b.notna()], ["both", "measured", "baseline"], "floor"
-    )
-    both["tolerance_pct"] = np.maximum(floor, sigma * cv.abs().fillna(0)) * 100
-    change = both["measured"] / both["mean_b"] - 1
-    both["change_pct"] = change * 100
-    worse = np.where(both["direction"] == directions.LOWER, change, -change) * 100
-
-    only_run = both["_merge"] == "right_only"
-    no_base = both["mean_b"].isna()
-    no_run = both["measured"].isna()
-    both["verdict"] = np.select(
-        [only_run, no_base, no_run, worse > both["tolerance_pct"]], [NEW, SKIP, FAIL, FAIL], PASS
-    )
-    both["reason"] = np.select(
-        [only_run, no_base, (both["_merge"] == "left_only"), no_run, worse > both["tolerance_pct"]],
-        [
-            "not in the baseline",
-            "the baseline has no number",
-            "missing from the run",
-            "failed in the run",
-            "regressed beyond the tolerance",
-        ],
-        "",
-    )
-    out = both[keys + ["metric"]].copy()
-    out["unit"] = both["unit_b"].fillna(both["unit_m"])
-    out["direction"] = both["direction"]
-    out["baseline"], out["measured"] = both["mean_b"], both["measured"]
-    out["n_baseline"] = both["n_b"].fillna(0).astype(int)
-    out["n_measured"] = both["n_m"].fillna(0).astype(int)
-    for col in ("change_pct", "tolerance_pct", "cv_source", "verdict", "reason"):
-        out[col] = both[col]
-    order = {FAIL: 0, PASS: 1, NEW: 2, SKIP: 3}
-    return out.sort_values("verdict", key=lambda s: s.map(order), kind="stable").reset_index(drop=True)
+    out = []
+    for r, unit, d in rows:
+        n_b = 0 if pd.isna(r["n_b"]) else int(r["n_b"])
+        n_m = 0 if pd.isna(r["n_m"]) else int(r["n_m"])
+        scale = _scale(r["metric"], r["unit_m"], r["unit_b"], measured_file) if n_m else 1.0
+        values = [v * scale for v in (r["values_m"] if isinstance(r["values_m"], list) else [])]
+        tol = tolerance(r["cv_b"], n_b, sigma, floor, cap)
+        row = {k: r[k] for k in keys + ["metric"]}
+        row.update(
+            unit=unit,
+            direction=d,
+            baseline=r["mean_b"],
+            measured=float(np.mean(values)) if values else math.nan,
+            n_baseline=n_b,
+            n_measured=n_m,
+            baseline_cv_pct=(r["cv_b"] * 100 if n_b >= 2 else math.nan),
+            tolerance_pct=tol * 100,
+            change_pct=math.nan,
+            margin_pct=math.nan,
+            spread_pct=math.nan,
+        )
+        if r["_merge"] == "right_only":
+            row.update(verdict=NEW, reason="not in the baseline")
+        elif pd.isna(r["mean_b"]):
+            row.update(verdict=SKIP, reason="the baseline has no number")
+        elif r["_merge"] == "left_only":
+            row.update(verdict=FAIL, reason="missing from the run")
+        elif not values:
+            row.update(verdict=FAIL, reason="failed in the run")
+        else:
+            j = judge(values, float(r["mean_b"]), tol, d, r["cv_b"] if n_b >= 2 else math.nan, n_b)
+            row.update(
+                change_pct=j["change"] * 100,
+                margin_pct=j["margin"] * 100,
+                spread_pct=j["spread"] * 100,
+                verdict=j["verdict"],
+                reason=j["reason"],
+            )
+        out.append(row)
+    table = pd.DataFrame(out)
+    order = {FAIL: 0, UNSTABLE: 1, PASS: 2, NEW: 3, SKIP: 4}
+    return table.sort_values("verdict", key=lambda s: s.map(order), kind="stable").reset_index(drop=True)

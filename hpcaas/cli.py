@@ -6,7 +6,7 @@
     hpcaas catalog study|table         every application's build and smallest run
     hpcaas environments pairs|stale    the studies' Spack environments and their committed locks
     hpcaas spack-inputs SYSTEM         the hash of a system's Spack inputs
-    hpcaas limits SYSTEM RESULTS       a run against the hardware's limits (validation, no baseline)
+    hpcaas limits SYSTEM               the hardware limits of the validation FOMs, with expected fractions
     hpcaas dry-run-cache key|store|restore   generated dry-run workspaces, kept for identical inputs
     hpcaas run|reproduce STUDY SYSTEM  a study run on a system, under runs/<system>/<scale>/<study>/
 

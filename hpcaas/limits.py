@@ -1,79 +1,108 @@
-"""What the hardware can do, from a system's facts, and how much of it a healthy system reaches:
-the validation gate that needs no baseline of its own.
+"""What the hardware can do, from a system's facts, and how much of it healthy hardware reaches:
+the validation's judge of a node that needs no baseline.
 
-For each validation FOM (HPCC's), the limit follows from configs/<system>/system.yaml:
+Each validation FOM's limit follows from configs/<system>/system.yaml, for one node (one pair of
+nodes for point-to-point network FOMs):
 
-    HPL_Tflops                  cores used x base_clock_ghz x dp_flops_per_cycle / 1000
-    StarDGEMM_Gflops            one core's peak (every rank runs DGEMM at once; the mean per rank)
-    SingleDGEMM_Gflops          one core's peak
-    StarSTREAM_Triad            memory_bandwidth.specified_gbs_per_node / ranks per node
-    SingleSTREAM_Triad          memory_bandwidth.specified_gbs_per_node
-    MinPingPongBandwidth_GBytes interconnect.speed_gbps / 8
-    MaxPingPongLatency_usec     interconnect.latency_us (the fabric's nominal one-way latency)
+    HPL GFlops, HPL_Tflops          the node's R_peak: cores x base_clock_ghz x dp_flops_per_cycle
+    StarDGEMM_Gflops, SingleDGEMM   one core's peak (every rank runs DGEMM at once)
+    Triad top rate, SingleSTREAM    the node's memory bandwidth: memory_bandwidth.specified_gbs_per_node,
+                                    else sockets x channels_per_socket x transfer_rate_mts x 8 bytes
+    StarSTREAM_Triad                the same over the ranks of a node
+    osu_bw 4 MiB, MinPingPongBandwidth   the fabric's nominal rate: interconnect.speed_gbps / 8
+    osu_latency 8 B, MaxPingPongLatency  the fabric's nominal one-way latency: interconnect.latency_us
 
-A fact that is null gives `unknown`, never a guess. The expected fraction of each limit comes
-from configs/expected/<processor family>.yaml, or configs/<system>/expected.yaml where a system
-has its own, each with its source (a published figure, or a first run on known-good hardware,
-dated). A FOM PASSes when its mean reaches the expected fraction (for a latency: stays within
-limit / fraction).
+A fact that is null gives `unknown` (never a guess; the node is still compared with its peers).
+The expected fraction of each limit comes from configs/<system>/expected.yaml where the system
+has its own, else configs/expected/<processor family>.yaml, each with its source (a published
+figure, dated; a measured known-good run only where nothing is published). A fraction is of the
+limit reached: measured / limit for a rate, limit / measured for a latency.
 
-    hpcaas limits SYSTEM RESULTS_CSV [-o gate.csv] [--figure bars.png]
+    hpcaas limits SYSTEM        every FOM's limit, how it follows from the facts, its expected fraction
 """
 
-import math
 import sys
-from pathlib import Path
 
 import pandas as pd
 
-from analysis import directions, files, frame
+from analysis import directions, files
 from analysis.errors import InputError
 from hpcaas import systems
 from hpcaas.paths import CONFIGS
 
-PASS, FAIL, UNKNOWN = "PASS", "FAIL", "unknown"
-COLUMNS = ["metric", "unit", "measured", "limit", "fraction", "expected", "verdict", "limit_from", "expected_from"]
+COLUMNS = ["metric", "unit", "limit", "how", "expected", "expected_source", "sources"]
 
 
 def _fact(doc, key):
-    """(value, 'key = value (source)') of a fact, value None when the system lacks it."""
+    """(value, source key) of a fact; value None when the system lacks it or it is null."""
     node = doc
     for part in key.split("."):
         node = node.get(part, {}) if isinstance(node, dict) else {}
-    value = node.get("value") if isinstance(node, dict) else None
-    source = doc["sources"].get(node.get("source"), node.get("source")) if isinstance(node, dict) else None
-    return value, f"{key} = {value} ({source})"
+    if not isinstance(node, dict):
+        return None, None
+    return node.get("value"), node.get("source")
 
 
-def limits(doc: dict, ranks: int, nodes: int, threads: int = 1) -> dict:
-    """{metric: (limit or None, unit, how it follows from the facts)} for a run of `ranks` ranks
-    of `threads` threads on `nodes` nodes."""
+def memory_bandwidth(doc) -> tuple:
+    """(GB/s of a node or None, how, [source keys]): the specified bandwidth, else the one the
+    memory configuration gives."""
+    specified, src = _fact(doc, "memory_bandwidth.specified_gbs_per_node")
+    if specified:
+        return specified, f"memory_bandwidth.specified_gbs_per_node {specified:g} GB/s", [src]
+    channels, csrc = _fact(doc, "memory_bandwidth.channels_per_socket")
+    mts, msrc = _fact(doc, "memory_bandwidth.transfer_rate_mts")
+    sockets, ssrc = _fact(doc, "sockets")
+    if channels and mts:
+        gbs = sockets * channels * mts * 8 / 1000
+        how = f"{sockets} socket(s) x {channels} channels x {mts:g} MT/s x 8 B"
+        return gbs, how, [ssrc, csrc, msrc]
+    return None, "memory_bandwidth: neither specified_gbs_per_node nor channels_per_socket and transfer_rate_mts", [src]
+
+
+def limits(doc: dict) -> dict:
+    """{metric: (limit or None, unit, how it follows from the facts, [source keys])} for one
+    node of the system, its ranks one per core (a pair of nodes for point-to-point FOMs)."""
+    cores = systems.cores_per_node(doc)
     clock, clock_src = _fact(doc, "base_clock_ghz")
     flops, flops_src = _fact(doc, "dp_flops_per_cycle")
     core = clock * flops if clock and flops else None
-    cores_used = ranks * threads
-    bandwidth, bw_src = _fact(doc, "memory_bandwidth.specified_gbs_per_node")
+    peak = f"base_clock_ghz {clock:g} x dp_flops_per_cycle {flops:g}" if core else "no base clock or FLOP/cycle"
+    peak_src = [clock_src, flops_src]
+    bandwidth, bw_how, bw_src = memory_bandwidth(doc)
     speed, speed_src = _fact(doc, "interconnect.speed_gbps")
     latency, lat_src = _fact(doc, "interconnect.latency_us")
-    per_node = max(1, math.ceil(ranks / max(nodes, 1)))
-    peak = f"{clock_src} x {flops_src}"
-    return {
-        "HPL_Tflops": (core * cores_used / 1000 if core else None, "Tflops", f"{cores_used} cores x {peak}"),
-        "StarDGEMM_Gflops": (core, "Gflops", f"one core: {peak}"),
-        "SingleDGEMM_Gflops": (core, "Gflops", f"one core: {peak}"),
-        "StarSTREAM_Triad": (
-            bandwidth / per_node if bandwidth else None,
-            "GB/s",
-            f"{bw_src} / {per_node} ranks per node",
+    node = core * cores if core else None
+    out = {
+        "HPL GFlops": (node, "GFLOP/s", f"{cores} cores x {peak}", peak_src),
+        "HPL_Tflops": (node / 1000 if node else None, "Tflops", f"{cores} cores x {peak} / 1000", peak_src),
+        "StarDGEMM_Gflops": (core, "Gflops", f"one core: {peak}", peak_src),
+        "SingleDGEMM_Gflops": (core, "Gflops", f"one core: {peak}", peak_src),
+        "Triad top rate": (bandwidth * 1000 if bandwidth else None, "MB/s", bw_how, bw_src),
+        "SingleSTREAM_Triad": (bandwidth, "GB/s", bw_how, bw_src),
+        "StarSTREAM_Triad": (bandwidth / cores if bandwidth else None, "GB/s", f"{bw_how} / {cores} ranks", bw_src),
+        "osu_bw 4 MiB": (
+            speed * 1000 / 8 if speed else None,
+            "MB/s",
+            f"interconnect.speed_gbps {speed} / 8",
+            [speed_src],
         ),
-        "SingleSTREAM_Triad": (bandwidth, "GB/s", bw_src),
-        "MinPingPongBandwidth_GBytes": (speed / 8 if speed else None, "GB/s", f"{speed_src} / 8 bit"),
-        "MaxPingPongLatency_usec": (latency, "usec", lat_src),
+        "MinPingPongBandwidth_GBytes": (
+            speed / 8 if speed else None,
+            "GB/s",
+            f"interconnect.speed_gbps {speed} / 8",
+            [speed_src],
+        ),
+        "osu_latency 8 B": (latency, "us", f"interconnect.latency_us {latency}", [lat_src]),
+        "MaxPingPongLatency_usec": (latency, "usec", f"interconnect.latency_us {latency}", [lat_src]),
+    }
+    return {
+        m: (v, u, how if v else f"unknown: {how}", list(dict.fromkeys(s for s in src if s)))
+        for m, (v, u, how, src) in out.items()
     }
 
 
 def expected(system: str, doc: dict) -> dict:
-    """{metric: (fraction, its source)} for the system: its own file, else its processor family's."""
+    """{metric: (fraction, source text)} for the system: its own file, else its processor family's."""
     family = systems.value(doc, "processor.architecture")
     for file in (CONFIGS / system / "expected.yaml", CONFIGS / "expected" / f"{family}.yaml"):
         if file.is_file():
@@ -82,139 +111,65 @@ def expected(system: str, doc: dict) -> dict:
             for metric, entry in (data.get("fractions") or {}).items():
                 if (
                     not isinstance(entry, dict)
-                    or "at_least" not in entry
+                    or not isinstance(entry.get("at_least"), (int, float))
+                    or not 0 < entry["at_least"] <= 1
                     or entry.get("source") not in data.get("sources", {})
                 ):
                     raise InputError(file, f"fractions.{metric}", "{at_least: <0..1>, source: <a key of sources>}")
-                out[metric] = (
-                    float(entry["at_least"]),
-                    f"{file.relative_to(CONFIGS.parent)}: {data['sources'][entry['source']]}",
-                )
+                out[metric] = (float(entry["at_least"]), f"{file.relative_to(CONFIGS.parent)}: {entry['source']}")
             return out
     return {}
 
 
-def gate(system: str, results: pd.DataFrame, results_file) -> pd.DataFrame:
-    """Per validation FOM: measured mean, limit, fraction of it, expected fraction, verdict."""
+def expected_sources(system: str, doc: dict) -> dict:
+    """{'<file>: <key>': its text} of the expected fractions' sources, for footnotes."""
+    family = systems.value(doc, "processor.architecture")
+    for file in (CONFIGS / system / "expected.yaml", CONFIGS / "expected" / f"{family}.yaml"):
+        if file.is_file():
+            data = systems.read_yaml(file)
+            rel = file.relative_to(CONFIGS.parent)
+            return {f"{rel}: {key}": " ".join(str(text).split()) for key, text in data.get("sources", {}).items()}
+    return {}
+
+
+def fraction(measured, limit, metric, unit):
+    """The fraction of the limit a measurement reaches (a latency: limit / measured)."""
+    if not limit or measured is None or pd.isna(measured) or measured == 0:
+        return None
+    return limit / measured if directions.of(metric, unit) == directions.LOWER else measured / limit
+
+
+def table(system: str) -> pd.DataFrame:
     doc = systems.load_system(CONFIGS / system)
-    ok = results[frame.ok(results)]
-    # A run whose every experiment failed measured nothing: each FOM with a limit FAILs (a killed
-    # run is a failed validation, not bad input); its size is the one the experiments asked for.
-    sized = results if ok.empty else ok
-    if sized.empty or sized["ranks"].isna().all():
-        raise InputError(results_file, "ranks", "experiments with their ranks and nodes (a Ramble results CSV)")
-    ranks, nodes = int(sized["ranks"].max()), int(sized["nodes"].max())
-    threads = int(sized["threads"].max()) if "threads" in sized and sized["threads"].notna().any() else 1
     want = expected(system, doc)
     rows = []
-    for metric, (limit, unit, how) in limits(doc, ranks, nodes, threads).items():
-        got = ok[ok["metric"].astype(str) == metric]
-        if ok.empty and limit:
-            rows.append(
-                {
-                    "metric": metric,
-                    "unit": unit,
-                    "measured": None,
-                    "limit": limit,
-                    "fraction": None,
-                    "expected": want.get(metric, (None,))[0],
-                    "verdict": FAIL,
-                    "limit_from": how,
-                    "expected_from": "not measured: no experiment of the run succeeded",
-                }
-            )
-        if got.empty:
-            continue
-        measured = float(got["value"].mean())
-        fraction = expected_fraction = None
-        verdict = UNKNOWN
-        if limit and metric in want:
-            expected_fraction = want[metric][0]
-            lower = directions.of(metric, unit) == directions.LOWER
-            fraction = limit / measured if lower else measured / limit  # how much of the limit is reached
-            verdict = PASS if fraction >= expected_fraction else FAIL
-        elif limit:
-            lower = directions.of(metric, unit) == directions.LOWER
-            fraction = limit / measured if lower else measured / limit
+    for metric, (limit, unit, how, sources) in limits(doc).items():
+        fraction_, source = want.get(metric, (None, ""))
         rows.append(
             {
                 "metric": metric,
-                "unit": str(got["unit"].iloc[0]),
-                "measured": measured,
+                "unit": unit,
                 "limit": limit,
-                "fraction": fraction,
-                "expected": expected_fraction,
-                "verdict": verdict,
-                "limit_from": how if limit else f"unknown: {how}",
-                "expected_from": want.get(metric, (None, "no expected fraction for this system or family"))[1],
+                "how": how,
+                "expected": fraction_,
+                "expected_source": source,
+                "sources": ", ".join(sources),
             }
         )
     return pd.DataFrame(rows, columns=COLUMNS)
 
 
-def figure(table: pd.DataFrame) -> bytes:
-    """A bar per FOM: the fraction of its limit reached, beside the expected band."""
-    import io
-
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    known = table[table["fraction"].notna()]
-    fig, ax = plt.subplots(figsize=(7, 0.5 + 0.45 * max(len(known), 1)))
-    for i, row in enumerate(known.itertuples()):
-        color = "tab:green" if row.verdict == PASS else "tab:red" if row.verdict == FAIL else "tab:gray"
-        ax.barh(i, row.fraction, color=color)
-        if row.expected is not None and not pd.isna(row.expected):
-            ax.axvspan(
-                row.expected,
-                1.0,
-                ymin=(i + 0.1) / len(known),
-                ymax=(i + 0.9) / len(known),
-                alpha=0.15,
-                color="tab:blue",
-            )
-            ax.plot([row.expected, row.expected], [i - 0.4, i + 0.4], color="tab:blue")
-        ax.text(min(row.fraction, 1.0) + 0.01, i, f"{row.fraction:.0%}", va="center")
-    ax.set_yticks(range(len(known)), known["metric"])
-    ax.set_xlim(0, 1.15)
-    ax.set_xlabel("fraction of the hardware limit reached (band: expected on healthy hardware)")
-    fig.tight_layout()
-    buf = io.BytesIO()
-    fig.savefig(buf, format="png", dpi=110)
-    plt.close(fig)
-    return buf.getvalue()
-
-
 def register(sub):
-    ap = sub.add_parser("limits", help="a run's FOMs against the hardware's limits and the expected fractions")
+    ap = sub.add_parser("limits", help="a system's hardware limits of the validation FOMs and their expected fractions")
     ap.add_argument("system")
-    ap.add_argument("results_csv")
-    ap.add_argument("-o", "--output", help="the gate table as CSV (default: printed as Markdown)")
-    ap.add_argument("--figure", help="write the bar chart (PNG) here")
+    ap.add_argument("-o", "--output", help="CSV (default: Markdown on stdout)")
 
     def run(args):
-        table = gate(args.system, files.read_results(args.results_csv), args.results_csv)
+        out = table(args.system)
         if args.output:
-            files.atomic_write(args.output, files.render(table, "csv"))
+            files.atomic_write(args.output, files.render(out, "csv"))
         else:
-            sys.stdout.write(files.render(table, "markdown"))
-        if args.figure:
-            Path(args.figure).parent.mkdir(parents=True, exist_ok=True)
-            files.atomic_write(args.figure, figure(table))
-        for row in table.itertuples():
-            known = pd.notna(row.limit) and row.limit
-            shown = (
-                f"{row.fraction:.1%} of {row.limit:.4g} {row.unit}"
-                if known and pd.notna(row.fraction)
-                else f"limit {row.limit:.4g} {row.unit}"
-                if known
-                else "limit unknown"
-            )
-            want = f", expected >= {row.expected:.0%}" if pd.notna(row.expected) and row.expected else ""
-            got = f"{row.measured:.4g} {row.unit}" if pd.notna(row.measured) else "not measured"
-            print(f"{row.metric}: {got} = {shown}{want}: {row.verdict}", file=sys.stderr)
-        return 1 if (table["verdict"] == FAIL).any() else 0
+            sys.stdout.write(files.render(out, "markdown"))
+        return 0
 
     ap.set_defaults(func=run)

@@ -12,6 +12,7 @@ import argparse
 import os
 import platform
 import re
+import shutil
 import subprocess
 from datetime import date
 from pathlib import Path
@@ -111,6 +112,27 @@ def debian_externals(table=DEBIAN_EXTERNALS):
     return found
 
 
+def memory_configuration():
+    """(channels per socket, MT/s, note) from the firmware's memory devices (dmidecode -t 17:
+    populated DIMMs, one per channel assumed, and their configured speed); (None, None, why)
+    where the machine does not show them (a VM without DMI, dmidecode missing or not root)."""
+    proc = (
+        subprocess.run(["dmidecode", "-t", "17"], capture_output=True, text=True) if shutil.which("dmidecode") else None
+    )
+    if proc is None or proc.returncode != 0:
+        return None, None, "the memory's configuration is not visible here (no dmidecode -t 17)"
+    devices = [d for d in proc.stdout.split("Memory Device")[1:] if re.search(r"^\s*Size:\s*[0-9]", d, re.M)]
+    speeds = {m for d in devices for m in re.findall(r"Configured (?:Memory|Clock) Speed:\s*([0-9]+) MT/s", d)}
+    sockets = int(probe.lscpu().get("Socket(s)", 1))
+    if not devices or len(speeds) != 1:
+        return None, None, "dmidecode -t 17 lists no populated DIMM with one configured speed"
+    return (
+        len(devices) // sockets,
+        int(speeds.pop()),
+        "dmidecode -t 17: populated DIMMs per socket, one per channel assumed",
+    )
+
+
 def fact(value, source, note=None, verified=None):
     out = {"value": value, "source": source}
     if note:
@@ -163,6 +185,7 @@ def hardware_facts(node: dict, target: str, src: str) -> dict:
 
 def system_facts(target, launchers, node):
     """configs/local/system.yaml in the schema's {value, source} form (configs/schema/)."""
+    channels, mts, memory_note = memory_configuration()
     today = date.today().isoformat()
     return {
         "name": "local",
@@ -182,6 +205,8 @@ def system_facts(target, launchers, node):
         "memory_bandwidth": {
             "specified_gbs_per_node": fact(None, "make-system", "not known for this machine"),
             "measured_gbs_per_node": fact(None, "make-system", "run the stream study to measure it"),
+            "channels_per_socket": fact(channels, "make-system", memory_note),
+            "transfer_rate_mts": fact(mts, "make-system", memory_note),
         },
         "interconnect": {
             "kind": fact("ethernet", "make-system", "one node: ranks talk over shared memory"),
@@ -420,6 +445,13 @@ def write_local_slurm(out: Path, local: dict, target: str, launchers: dict):
             "integrator": fact("hpcaas-bench slurm/up.sh (emulated nodes)", "up-sh"),
             "nodes": fact(nodes, "up-sh", "HPCAAS_SLURM_NODES; each node gets its own share of the cores"),
             **hardware_facts(node, target, "up-sh"),
+            # The emulated nodes run on one host: each has its share of its memory (a study sized
+            # from a node's memory must not ask for all of the host's on every node at once).
+            "memory_per_node_gib": fact(
+                round(local["memory_per_node_gib"]["value"] / nodes, 1),
+                "up-sh",
+                f"{local['memory_per_node_gib']['value']} GiB of this machine shared by the {nodes} nodes",
+            ),
             "interconnect": {
                 "kind": fact(link["kind"], "up-sh", "the loopback interface: the emulated nodes are one host"),
                 "name": fact(link["name"], "up-sh"),

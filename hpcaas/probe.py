@@ -80,12 +80,15 @@ def base_clock(info: dict) -> tuple:
     ), "BogoMIPS / 2 (the TSC rate; a VM hides the nominal clock)"
 
 
-def vector_facts(flags: set) -> tuple:
-    """Widest DP SIMD and DP FLOP/cycle/core, assuming two FMA pipes (true of Zen 2-4 and of
-    Intel server cores since Haswell); not verified against the vendor for this SKU."""
+def vector_facts(flags: set, info=None) -> tuple:
+    """Widest DP SIMD and DP FLOP/cycle/core, assuming two FMA pipes (true of Zen 2-5 and of
+    Intel server cores since Haswell); not verified against the vendor for this SKU. AMD's Zen 3
+    and Zen 4 (family 25) run AVX-512 on 256-bit pipes: 16 DP FLOP/cycle, as AMD rates Genoa."""
     width = 512 if "avx512f" in flags else 256 if "avx2" in flags or "avx" in flags else 128
     fma = 2 if ("fma" in flags or "asimd" in flags) else 1
-    return width, 2 * (width // 64) * fma
+    info = info or {}
+    pipes = 256 if info.get("Vendor ID") == "AuthenticAMD" and info.get("CPU family") == "25" else width
+    return width, 2 * (min(width, pipes) // 64) * fma
 
 
 def topology(cpus: set, info: dict) -> dict:
@@ -277,7 +280,7 @@ def node_facts(cpus=None, peers=()) -> dict:
     cpus = set(cpus) if cpus else os.sched_getaffinity(0)
     info, flags = lscpu(), cpu_flags()
     ghz, clock_note = base_clock(info)
-    width, flops = vector_facts(flags)
+    width, flops = vector_facts(flags, info)
     return {
         "node": os.environ.get("SLURMD_NODENAME") or platform.node(),
         "hostname": socket.gethostname(),

@@ -3,6 +3,7 @@
 import os
 import subprocess
 
+import pytest
 import yaml
 from testkit import ROOT, run
 
@@ -65,6 +66,8 @@ def test_local_slurm_is_this_machine_shared_out_over_the_emulated_nodes(project)
     assert nodes == slurm_nodes()  # what slurm/up.sh starts
     cores = local["sockets"]["value"] * local["cores_per_socket"]["value"]
     assert emulated["sockets"]["value"] * emulated["cores_per_socket"]["value"] == max(1, cores // nodes)
+    # Each emulated node has its share of the host's memory, not all of it.
+    assert emulated["memory_per_node_gib"]["value"] == round(local["memory_per_node_gib"]["value"] / nodes, 1)
     for fact in ("target", "model", "vendor"):
         assert emulated["processor"][fact]["value"] == local["processor"][fact]["value"]
     assert emulated["scheduler"]["value"] == "slurm"
@@ -91,3 +94,19 @@ def test_local_and_local_slurm_are_what_the_probe_finds(project):
     assert local["os"]["value"] == probe.os_release() and local["kernel"]["value"] == os.uname().release
     differ = {r["fact"] for r in systemdiff.rows("local", "local-slurm") if r["status"] == "differs"}
     assert differ <= {"cores per node", "network", "scheduler"}, differ
+
+
+@pytest.mark.parametrize(
+    "vendor, family, flags, want",
+    [
+        ("GenuineIntel", "6", {"avx512f", "fma", "avx2"}, (512, 32)),  # two 512-bit FMA pipes
+        ("AuthenticAMD", "25", {"avx512f", "fma", "avx2"}, (512, 16)),  # Zen 4: AVX-512 on 256-bit pipes
+        ("AuthenticAMD", "26", {"avx512f", "fma", "avx2"}, (512, 32)),  # Zen 5: 512-bit pipes
+        ("AuthenticAMD", "23", {"fma", "avx2"}, (256, 16)),  # Zen 2
+        ("ARM", "", {"asimd"}, (128, 8)),
+    ],
+)
+def test_dp_flops_per_cycle_follow_the_fma_pipes(vendor, family, flags, want):
+    from hpcaas.probe import vector_facts
+
+    assert vector_facts(flags, {"Vendor ID": vendor, "CPU family": family}) == want

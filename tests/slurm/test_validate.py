@@ -1,78 +1,92 @@
-"""`make baseline` and `make validate` on the session's real Slurm cluster: PASS against a
-baseline made minutes earlier on the unchanged machine; FAIL (exit 1) with the FOMs that moved
-named in the report when the run is deliberately slowed; FAIL when an experiment fails, and no
-baseline is ever written from a failed run."""
+"""`make baseline` and `make validate NODES=all` on a real two-node Slurm cluster of this machine
+(its own, so that no other job shares a node): every node runs the suite at once and is judged
+part by part. On the unchanged machine each node PASSes; with OpenBLAS's generic kernels
+injected on n2 only (FAULT=n2:slowblas) the run FAILs naming n2 and its compute, not n1; a
+killed tool FAILs its node's part with the reason, and no baseline is ever written from such a
+run."""
 
 import subprocess
 
+import pandas as pd
 import pytest
-from slurm_helpers import ROOT, Cluster
+from slurm_helpers import ROOT, start_cluster, stop_cluster
 
-REPORT = ROOT / "results/validate/report.md"
-# The gates compare performance with the limits and a baseline: nothing else may run meanwhile.
+from hpcaas.run.place import Place
+
+# The latest run of the suite on local-slurm at the small scale, where make validate writes its report.
+LATEST = Place("validate", "local-slurm", "small").latest
+# The gates compare performance with the limits, the other node and a baseline: nothing else may run meanwhile.
 pytestmark = [pytest.mark.exclusive, pytest.mark.long]
+
+
+@pytest.fixture(scope="module")
+def cluster(tmp_path_factory):
+    state = tmp_path_factory.mktemp("slurm-validate")
+    cluster = start_cluster(state, nodes=2)
+    yield cluster
+    proc = stop_cluster(state)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
 
 
 def make(cluster, *args):
     return subprocess.run(
-        ["make", "-s", *args, "SYSTEM=local-slurm"],
+        ["make", "-s", *args, "SYSTEM=local-slurm", "SCALE=small"],
         cwd=ROOT,
         capture_output=True,
         text=True,
-        timeout=1200,
+        timeout=3600,
         env=dict(cluster.env),
     )
 
 
-def validate(cluster, baseline, fault):
-    """scripts/validate.sh itself (make turns any failure into its own status 2)."""
-    return subprocess.run(
-        ["scripts/validate.sh", "local-slurm", str(baseline)],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=1200,
-        env={**cluster.env, "HPCAAS_SET": fault},
-    )
+def verdicts() -> dict:
+    return {(r.node, r.part): r.verdict for r in pd.read_csv(LATEST / "nodes.csv").itertuples()}
 
 
 @pytest.fixture(scope="module")
-def baseline(project, slurm_cluster: Cluster, tmp_path_factory):
+def baseline(project, cluster, tmp_path_factory):
     path = tmp_path_factory.mktemp("validate") / "baseline.csv"
-    proc = make(slurm_cluster, "baseline", f"BASELINE={path}")
-    assert proc.returncode == 0, proc.stdout[-2000:] + proc.stderr[-2000:]
+    proc = make(cluster, "baseline", f"BASELINE={path}")
+    assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-2000:]
+    assert path.is_file() and path.with_name("baseline.inventory.json").is_file()
     return path
 
 
-def test_unchanged_machine_passes(slurm_cluster, baseline):
-    proc = make(slurm_cluster, "validate", f"BASELINE={baseline}")
+def test_unchanged_machine_passes_node_by_node(cluster, baseline):
+    proc = make(cluster, "validate", "NODES=all", f"BASELINE={baseline}")
     assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-2000:]
     assert proc.stdout.splitlines()[-1] == "PASS"
-    report = REPORT.read_text()
+    got = verdicts()
+    assert {n for n, _ in got} == {"n1", "n2", "all"}
+    assert {got[(n, p)] for n in ("n1", "n2") for p in ("compute", "memory", "io")} == {"PASS"}
+    report = (LATEST / "report.md").read_text()
     assert report.startswith("# Validation of local-slurm: PASS")
-    assert "## FOMs that moved (0)" in report and "## Failed experiments (0)" in report
-    # Slurm's job statistics: five jobs, one per repeat, with their wait and run time.
-    assert report.count("| hpcc.sized.validate-local-slurm-openmpi-2ranks.") == 5
-    assert "5 jobs: wait" in report
+    assert "Fault injected: none." in report and "Machine load: 1-minute load average" in report
 
 
-def test_a_deliberate_regression_fails_and_names_what_moved(slurm_cluster, baseline):
-    # OpenBLAS forced onto its generic SSE3 kernels (as a wrong BLAS build would): DGEMM slows down.
-    proc = validate(slurm_cluster, baseline, "pin=slowblas")
-    assert proc.returncode == 1 and proc.stdout.splitlines()[-1] == "FAIL", proc.stdout[-3000:]
-    report = REPORT.read_text()
-    assert report.startswith("# Validation of local-slurm: FAIL")
-    moved = report.split("## FOMs that moved")[1].split("## Failed experiments")[0]
-    assert "| StarDGEMM_Gflops |" in moved and "regressed beyond the tolerance" in moved
+def test_generic_blas_on_n2_fails_naming_n2_and_compute(cluster, baseline):
+    proc = make(cluster, "validate", "NODES=all", "FAULT=n2:slowblas", f"BASELINE={baseline}")
+    assert proc.returncode != 0 and proc.stdout.splitlines()[-1] == "FAIL", proc.stdout[-3000:]
+    got = verdicts()
+    assert got[("n2", "compute")] == "FAIL"
+    assert got[("n1", "compute")] != "FAIL"
+    report = (LATEST / "report.md").read_text().splitlines()
+    assert report[0] == "# Validation of local-slurm: FAIL"
+    assert report[2].startswith("- **n2: compute FAIL**") and not any(
+        line.startswith("- **n1: compute FAIL") for line in report
+    )
+    assert any(line.startswith("Fault injected: slowblas on n2") for line in report)
+    # The inventory tells why: n2's OpenBLAS ran its generic Prescott kernels.
+    inventory = "\n".join(report)
+    assert "| blas kernel |" in inventory and "Prescott" in inventory
 
 
-def test_a_killed_run_fails_validation_and_never_becomes_a_baseline(slurm_cluster, baseline, tmp_path):
+def test_a_killed_tool_fails_its_node_and_never_becomes_a_baseline(cluster, baseline, tmp_path):
     before = baseline.read_bytes()
-    proc = validate(slurm_cluster, baseline, "pin=kill")
-    assert proc.returncode == 1 and proc.stdout.splitlines()[-1] == "FAIL", proc.stdout[-3000:]
-    report = REPORT.read_text()
-    assert "## Failed experiments (5)" in report and "ended FAILED (exit 137" in report
     new = tmp_path / "never.csv"
-    proc = make(slurm_cluster, "baseline", f"BASELINE={new}", "SET=pin=kill")
-    assert proc.returncode != 0 and "not writing a baseline from a run with failed experiments" in proc.stderr
+    proc = make(cluster, "baseline", f"BASELINE={new}", "FAULT=n2:kill")
+    assert proc.returncode != 0 and "not writing a baseline" in proc.stderr, proc.stdout[-2000:] + proc.stderr
     assert not new.exists() and baseline.read_bytes() == before
+    got = verdicts()
+    assert {got[("n2", p)] for p in ("compute", "memory", "io")} == {"FAIL"}
+    assert "exit status 137" in (LATEST / "report.md").read_text()

@@ -1,0 +1,5 @@
+import sys
+
+from hpcaas.validate.cli import main
+
+sys.exit(main())
