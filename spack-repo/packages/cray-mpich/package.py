@@ -23,5 +23,5 @@ class CrayMpich(BuiltinCrayMpich):
 
     @property
     def modname(self):
-        ucx = self.spec.satisfies("netmod=ucx")
-        return "{0}/{1}".format("cray-mpich-ucx" if ucx else "cray-mpich", self.version)
+        module = "cray-mpich-ucx" if self.spec.satisfies("netmod=ucx") else "cray-mpich"
+        return f"{module}/{self.version}"
