@@ -5,9 +5,11 @@ STUDY ?= smoke
 SCALE ?= paper
 export HPCAAS_SYSTEM := $(SYSTEM)
 PYTHON := .venv/bin/python
+# The project's commands, from the venv `make setup` makes.
+HPCAAS = $(if $(wildcard .venv/bin/hpcaas),.venv/bin/hpcaas,$(error run 'make setup' first))
 
 .DEFAULT_GOAL := help
-.PHONY: help setup system systems mirror smoke catalog run reproduce dry-run concretize validate baseline test test-long test-locks test-slow lint readme bench clean foms profile slurm-up slurm-down
+.PHONY: help setup system systems mirror smoke catalog run reproduce dry-run concretize validate baseline test test-long test-locks test-slow lint readme expectations bench clean foms profile slurm-up slurm-down
 
 help: ## List the targets
 	@grep -hE '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-12s %s\n", $$1, $$2}'
@@ -24,23 +26,23 @@ systems: ## Table of every system in configs/: cores/node, target, network, R_pe
 mirror: ## Fill mirror/: Debian's pristine upstream tarballs of the sources Spack builds, and Ramble inputs from pinned git commits
 	@scripts/mirror.sh
 
-smoke: ## The main job: HPCC built by Spack, {openmpi, mpich} x {1, 2} ranks -> results/smoke/results.csv
-	@scripts/run-study.sh smoke $(SYSTEM)
+smoke: ## The main job: HPCC built by Spack, {openmpi, mpich} x {1, 2} ranks -> runs/<system>/paper/smoke/latest/results.csv
+	@$(HPCAAS) run smoke $(SYSTEM)
 
 catalog: ## Build every application from its pinned source and run its smallest workload: make catalog [TIER=fast]
-	@scripts/catalog.sh $(SYSTEM) $(or $(TIER),all)
+	@$(HPCAAS) catalog run $(SYSTEM) --tier $(or $(TIER),all)
 
-run: ## Run any study: make run STUDY=<ramble-workspaces/ folder> [SYSTEM=<configs/ folder>] [SCALE=paper|small]
-	@scripts/run-study.sh $(STUDY) $(SYSTEM) $(SCALE)
+run: ## Run any study: make run STUDY=<ramble-workspaces/ folder> [SYSTEM=<configs/ folder>] [SCALE=paper|small] [SET='var=value;...']
+	@$(HPCAAS) run $(STUDY) $(SYSTEM) --scale $(SCALE) --set "$(SET)"
 
 reproduce: ## A study end to end with its report: make reproduce STUDY=<study> SYSTEM=<system> [SCALE=paper|small] [PROFILE=hpctoolkit]
-	@HPCAAS_PROFILE="$(PROFILE)" scripts/reproduce.sh $(STUDY) $(SYSTEM) $(SCALE)
+	@$(HPCAAS) reproduce $(STUDY) $(SYSTEM) --scale $(SCALE) $(if $(PROFILE),--profile $(PROFILE))
 
 dry-run: ## A study's experiments on a system, generated not run: make dry-run STUDY=<study> SYSTEM=<system> [SCALE=...]
-	@scripts/dry-run.sh $(STUDY) $(SYSTEM) $(SCALE)
+	@$(HPCAAS) dry-run $(STUDY) $(SYSTEM) --scale $(SCALE)
 
-concretize: ## Solve and commit a study's Spack lock for a paper system: make concretize SYSTEM=<s> ENV=<study> (STALE=1: every stale pair)
-	@$(if $(STALE),scripts/concretize.sh --stale,scripts/concretize.sh $(SYSTEM) $(ENV))
+concretize: ## Solve a study's Spack environment for a system into environments/: make concretize SYSTEM=<s> ENV=<study> (STALE=1: every stale pair)
+	@$(if $(STALE),$(HPCAAS) concretize --stale -j $$(nproc),$(HPCAAS) concretize $(SYSTEM) $(ENV))
 
 validate: ## PASS/FAIL of this system against its baseline: make validate SYSTEM=<s> [BASELINE=<csv>] [SET=var=value]
 	@HPCAAS_SET="$(SET)" scripts/validate.sh $(SYSTEM) $(BASELINE)
@@ -65,6 +67,9 @@ test-slow: ## The slow tier: every committed Spack lock solved again; HPCToolkit
 	@scripts/setup.sh
 	@$(PYTHON) -m pytest -m slow
 
+expectations: ## Regenerate tests/studies/<study>.yaml from the paper dry-runs and print the difference [STUDY=] [CHECK=1: print only]
+	@$(HPCAAS) study expectations $(if $(CHECK),,--write) $(STUDY)
+
 readme: ## Render each study's README.md from its study.yaml (question, notes, fidelity table, conclusions)
 	@$(PYTHON) -m hpcaas study readme
 
@@ -74,8 +79,8 @@ lint: ## Formatting and lint: ruff (format + check), shellcheck, codespell
 bench: ## Measure the speed targets -> results/bench/bench.csv: analysis of 1M rows, dry-run per experiment, Ramble overhead [FULL=1: + fresh clone setup+smoke] [CI=1: + .ci/run fresh and warm]
 	@$(PYTHON) -m bench $(if $(FULL),--full) $(if $(CI),--ci)
 
-clean: ## Remove generated workspace state and results (keeps tools, venv, Spack installs and every tracked file)
-	@git clean -q -d -f -X -- results dry-runs ramble-workspaces
+clean: ## Remove the runs (runs/: workspaces, results, reports) and any generated state (keeps tools, venv, Spack installs and every tracked file)
+	@git clean -q -d -f -X -- runs results dry-runs ramble-workspaces
 
 foms: ## FOMs a Ramble app extracts from a log: make foms APP=<app> LOG=<file> [WORKLOAD=<w>] [VARS='n_ranks=2']
 	@test -n "$(APP)" -a -n "$(LOG)" || { echo "usage: make foms APP=<ramble application> LOG=<file> [WORKLOAD=<w>]" >&2; exit 2; }

@@ -46,8 +46,37 @@ class _Parser(argparse.ArgumentParser):
 # --------------------------------------------------------------------------- helpers
 
 
+class _Inputs(str):
+    """Several results files read as one table (e.g. two systems' runs of a study), named in
+    messages by their paths joined with ' + '."""
+
+    def __new__(cls, paths):
+        named = str.__new__(cls, " + ".join(paths))
+        named.paths = paths
+        return named
+
+
+def _input(path: str) -> str:
+    """A results CSV, or a run's folder (hpcaas/run/place.py: its results.csv)."""
+    folder = Path(path)
+    return str(folder / "results.csv") if folder.is_dir() and (folder / "results.csv").is_file() else path
+
+
 def _read(path, **kwargs):
-    return files.read_results(path, **kwargs)
+    """The table of a results file (or of several, one after the other); a file without a single
+    row is bad input: an analysis of nothing would print an empty answer and exit 0."""
+    import pandas as pd
+
+    paths = path.paths if isinstance(path, _Inputs) else [path]
+    frames = [files.read_results(p, **kwargs) for p in paths]
+    for p, df in zip(paths, frames):
+        if df.empty:
+            raise InputError(p, "(rows)", "at least one result row (the file has its header only)")
+    if len(frames) == 1:
+        return frames[0]
+    df = pd.concat(frames, ignore_index=True)
+    kinds = {c for f in frames for c in f.columns if isinstance(f[c].dtype, pd.CategoricalDtype)}
+    return df.astype({c: "category" for c in kinds if c in df})
 
 
 def _read_or_collect(path):
@@ -273,7 +302,12 @@ def _common(p, metric=True, metric_required=True, direction=False):
 def _command(sub, run, help, **common):
     """The subcommand `run` (cmd_<name>) that reads a results CSV, with the common options."""
     p = sub.add_parser(run.__name__.removeprefix("cmd_").replace("_", "-"), help=help)
-    p.add_argument("csv")
+    p.add_argument(
+        "csv",
+        nargs="+",
+        metavar="CSV",
+        help="a results CSV or a run's folder; several are read as one table (e.g. two systems' runs)",
+    )
     _common(p, **common)
     p.set_defaults(run=run)
     return p
@@ -398,6 +432,9 @@ def build_parser():
 def main(argv=None) -> int:
     try:
         args = build_parser().parse_args(argv)
+        if isinstance(getattr(args, "csv", None), list):
+            paths = [_input(p) for p in args.csv]
+            args.csv = paths[0] if len(paths) == 1 else _Inputs(paths)
         return args.run(args) or 0
     except InputError as err:
         print(f"{PROG}: {err}", file=sys.stderr)

@@ -44,6 +44,7 @@ def published(measured, reference, measured_file, reference_file, rename=None) -
         )
     metrics = set(measured["metric"]) & set(reference["metric"].astype(str))
     if not metrics:
+        # A report says it in words (not_comparable); the command line shows the option that maps names.
         raise InputError(
             reference_file,
             "metric",
@@ -111,3 +112,17 @@ def _notes(both):
             lost = np.isnan(p) and not np.isnan(m)
             parts.append(f"measured in {um}, " + ("which does not convert to " if lost else "converted to ") + up)
         yield "; ".join(parts)
+
+
+def not_comparable(measured, reference, rename=None):
+    """Why the paper's table cannot be set beside ours at all, as a sentence; None when it can."""
+    ours = set(measured["metric"].astype(str).replace(rename or {}))
+    theirs = set(reference["metric"].astype(str))
+    if not ours & theirs:
+        return (
+            f"the paper's table reports {', '.join(sorted(theirs)[:6])}, and this run measured none of them "
+            f"(it measured {', '.join(sorted(ours)[:6])})"
+        )
+    if not shared_dimensions(measured, reference):
+        return "the paper's table and these results share no dimension (system, nodes, ...) to match cells by"
+    return None

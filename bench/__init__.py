@@ -2,4 +2,4 @@
 
 One module per figure (rows: the analysis of 1,000,000 rows; dryrun: `make dry-run` per
 experiment; overhead: Ramble's share of a smoke run; clone: fresh clone -> setup + smoke);
-record: the machine's facts and results/bench/bench.csv; __main__: the command."""
+record: the machine's facts and runs/bench/bench.csv; __main__: the command."""

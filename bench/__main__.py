@@ -1,5 +1,5 @@
 """`make bench [FULL=1]`: measure the speed targets of issue 17 on this machine, print every
-figure and append it to results/bench/bench.csv (with the date, host, cores, target and load).
+figure and append it to runs/bench/bench.csv (with the date, host, cores, target and load).
 
     python -m bench [--full] [--ci] [--only rows,dryrun,overhead,clone,ci] [--rows N] [--repeats N]
 

@@ -14,7 +14,7 @@ import yaml
 
 from bench import shell
 from bench.record import Figure
-from hpcaas.paths import WORKSPACES
+from hpcaas.run.place import Place
 
 STUDY = "smoke"
 
@@ -36,7 +36,7 @@ def own_run(exp: Path) -> tuple:
 
 
 def measure(ws: Path = None) -> list:
-    ws = ws or WORKSPACES / STUDY
+    ws = ws or Place(STUDY, "local", "paper").workspace
     if not _experiments(ws):
         return [Figure("Ramble overhead: not measured (no smoke workspace: run make smoke first)", float("nan"), "")]
     system = yaml.safe_load((ws / "configs" / "ramble.yaml").read_text())["ramble"]["variables"].get("system")
@@ -55,7 +55,7 @@ def measure(ws: Path = None) -> list:
     runs = [own_run(e) for e in _experiments(ws)]
     apps = sum(end - launch for _, launch, end in runs)
     scripts = sum(end - start for start, _, end in runs if start is not None)
-    cmd = f"ramble -D ramble-workspaces/{STUDY} on"
+    cmd = f"ramble -D {ws} on"
     figures = [
         Figure("ramble on (smoke study): wall", on.wall, "s", None, cmd),
         Figure(f"smoke: sum of the {len(runs)} experiments' own runs", apps, "s", None, cmd),

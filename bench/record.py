@@ -1,6 +1,6 @@
 """Where a figure was measured (date, host, cores and target from configs/local/system.yaml, the
 load when it started: the machine is shared, so a figure is only as quiet as its neighbours) and
-results/bench/bench.csv, which keeps every run's figures (appended, one row per figure)."""
+runs/bench/bench.csv, which keeps every run's figures (appended, one row per figure)."""
 
 import csv
 import datetime
@@ -11,7 +11,7 @@ from pathlib import Path
 
 from hpcaas.paths import CONFIGS, ROOT
 
-CSV = ROOT / "results" / "bench" / "bench.csv"
+CSV = ROOT / "runs" / "bench" / "bench.csv"
 COLUMNS = ["date", "host", "cores", "target", "load_1min", "figure", "value", "unit", "limit", "within", "command"]
 
 

@@ -17,7 +17,6 @@ that `make test-long` runs (a cold build of more than ~5 minutes on a small mach
 
 import csv
 import json
-import os
 import subprocess
 import sys
 import tempfile
@@ -32,89 +31,32 @@ TIERS = ("fast", "all")
 # (environments/<tool>) in the slow tier: HPCToolkit, the profiler of `make reproduce PROFILE=`.
 TOOLS = ("hpctoolkit",)
 
-# Run under `spack -e environments/<tool> python`: the environment's root if installed, and the
-# seconds Spack spent building it and every dependency it built (externals took none).
-_TOOL = """
-import json, os, sys
-import spack.environment as ev
-import spack.store
-env = ev.active_environment()
-out = {}
-installed = [s for user in env.user_specs for s in spack.store.STORE.db.query(user, installed=True)]
-for spec in installed:
-    total = 0.0
-    for dep in spec.traverse():
-        times = dep.prefix.join(".spack").join("install_times.json") if not dep.external else None
-        if times and os.path.exists(times):
-            total += json.load(open(times))["total"]
-    out = {"version": str(spec.version), "build_s": round(total)}
-json.dump(out, sys.stdout)
-"""
-
-# Run under `ramble python`: each application of our repository, its catalog workload and specs.
-_RAMBLE = """
-import json, sys
-import ramble.repository as r
-repo = next(x for x in r.paths[r.ObjectTypes.applications].repos if x.namespace == "hpcaas")
-out = {}
-for name in repo.all_object_names():
-    cls = repo.get_obj_class(name)
-    tagged = [w for w, wl in cls.workloads.items() if "catalog" in wl.tags]
-    wl = cls.workloads[tagged[0]] if tagged else None
-    execs = [cls.executables[e] for e in (wl.executables if wl else []) if e in cls.executables]
-    defaults = {v: str(var.default) for v, var in (wl.variables.items() if wl else [])}
-    out[name] = {"workloads": tagged, "mpi": any(e.mpi for e in execs), "defaults": defaults,
-                 "ranks": [str(r) for r in getattr(cls, "catalog_ranks", ["1", "2"])],
-                 "specs": {n: s["pkg_spec"] for n, s in cls.software_specs.items()},
-                 "tags": list(getattr(cls, "tags", []) or [])}
-json.dump(out, open(sys.argv[1], "w"))
-"""
-
-# Run under `spack python`: where each package's pinned version comes from.
-_SPACK = """
-import json, sys
-import spack.repo
-from spack.spec import Spec
-todo = json.load(open(sys.argv[1]))
-out = {}
-for name, spec in todo.items():
-    s = Spec(spec)
-    cls = spack.repo.PATH.get_pkg_class(s.name)
-    # The version Spack would pick: the first declared one the spec allows (not develop).
-    version = next((v for v in cls.versions if v.satisfies(s.versions) and not v.isdevelop()), None)
-    info = dict(cls.versions.get(version, {})) if version else {}
-    version = str(version) if version else ""
-    kind, ref = ("git", info["commit"]) if "commit" in info else ("tarball", info.get("sha256", ""))
-    if getattr(cls, "manual_download", False):
-        kind = "licensed"
-    url = ""
-    try:
-        url = cls(Spec(f"{s.name}@{version}")).url_for_version(version) if kind != "git" else ""
-    except Exception:
-        pass
-    out[name] = {"package": s.name, "version": version, "kind": kind, "ref": ref,
-                 "file": url.rsplit("/", 1)[-1] if url else "", "git": info.get("git") or getattr(cls, "git", "")}
-json.dump(out, open(sys.argv[1] + ".out", "w"))
-"""
+PROGRAMS = ROOT / "hpcaas"
 
 
-def _tool(tool: str, script: str, data: dict) -> dict:
+def _tool(tool: str, program: str, data: dict) -> dict:
+    """Run one of our programs under `spack python` or `ramble python` (hpcaas/<tool>_python/)
+    with `data` as its JSON input; its JSON output."""
+    from hpcaas.run import tools
+
     with tempfile.TemporaryDirectory() as tmp:
-        (Path(tmp) / "run.py").write_text(script)
         (Path(tmp) / "in.json").write_text(json.dumps(data))
         out = Path(tmp) / "in.json" if tool == "ramble" else Path(tmp) / "in.json.out"
-        cmd = f". ./setup-env.sh && {tool} python {tmp}/run.py {tmp}/in.json"
         proc = subprocess.run(
-            ["bash", "-c", cmd], cwd=ROOT, capture_output=True, text=True, env={**os.environ, "HPCAAS_ROOT": str(ROOT)}
+            [tool, "python", PROGRAMS / f"{tool}_python" / program, Path(tmp) / "in.json"],
+            cwd=ROOT,
+            capture_output=True,
+            text=True,
+            env=tools.environment(),
         )
         if proc.returncode != 0:
-            sys.exit(f"hpcaas catalog: {tool} python failed:\n{proc.stderr[-3000:]}")
+            sys.exit(f"hpcaas catalog: {tool} python {program} failed:\n{proc.stderr[-3000:]}")
         return json.loads(out.read_text())
 
 
 def applications() -> dict:
     """{app: {workloads, mpi, specs, tags}} of ramble-repo/, from Ramble itself."""
-    return _tool("ramble", _RAMBLE, {})
+    return _tool("ramble", "applications.py", {})
 
 
 def _externals(system: str) -> dict:
@@ -147,7 +89,7 @@ def entries(system: str, tier: str = "all") -> list:
     apps, externals = applications(), _externals(system)
     named = {a: _expand(_main_spec(a, info["specs"]), info["defaults"]) for a, info in apps.items() if info["specs"]}
     specs = {a: spec for a, (_, spec) in named.items()}
-    sources = _tool("spack", _SPACK, specs)
+    sources = _tool("spack", "versions.py", specs)
     mirror = ROOT / "mirror"
     out = []
     for app, info in sorted(apps.items()):
@@ -243,11 +185,12 @@ def study_doc(system: str, tier: str = "all") -> dict:
     }
 
 
-def table(system: str, results_csv: str, out_csv: str, tier: str = "all") -> int:
+def table(system: str, results_csv: str, out_csv: str, tier: str = "all", provenance=None) -> int:
     """catalog.csv: application, version, source_kind, source_ref, built_by, status, foms, build_s, reason."""
     rows = list(csv.DictReader(open(results_csv))) if Path(results_csv).exists() else []
-    failed_file = Path(results_csv).parent / "build-failed.txt"  # written by scripts/run-study.sh
-    not_built = set(failed_file.read_text().split()) if failed_file.exists() else set()
+    # The Spack environments the run could not build (hpcaas/run/study.py's provenance.json).
+    prov = Path(provenance or Path(results_csv).parent / "provenance.json")
+    failed_envs = json.loads(prov.read_text())["environments_not_built"] if prov.exists() else []
     build = _build_seconds([e for e in entries(system, tier) if e["built_by"] == "spack" and e["status"] != "SKIPPED"])
     out = []
     for e in entries(system, tier):
@@ -256,7 +199,7 @@ def table(system: str, results_csv: str, out_csv: str, tier: str = "all") -> int
         reason = e["reason"] or "; ".join(
             sorted({r.get("status_reason", "") for r in mine if r["status"] != "SUCCESS"})
         )
-        if e["application"] in not_built:
+        if any(env == e["package"] or env.startswith(e["package"] + "-") for env in failed_envs):
             status, reason = "FAILED", "the Spack build failed (see make catalog's messages)"
         elif not e["status"] and not mine:
             reason = "no experiment ran (see the run's messages)"
@@ -273,7 +216,7 @@ def table(system: str, results_csv: str, out_csv: str, tier: str = "all") -> int
                 "reason": reason,
             }
         )
-    out += [_tool_row(tool, tier) for tool in TOOLS]
+    out += [_tool_row(tool, system, tier) for tool in TOOLS]
     with open(out_csv, "w", newline="") as f:
         writer = csv.DictWriter(f, fieldnames=list(out[0]))
         writer.writeheader()
@@ -281,10 +224,10 @@ def table(system: str, results_csv: str, out_csv: str, tier: str = "all") -> int
     return 0 if all(r["status"] in ("SUCCESS", "SKIPPED") for r in out) else 1
 
 
-def _tool_row(tool: str, tier: str) -> dict:
+def _tool_row(tool: str, system: str, tier: str) -> dict:
     """catalog.csv's row of a tool: built (SUCCESS) when its environment's root is installed."""
     env = ROOT / "environments" / tool
-    source = _tool("spack", _SPACK, {tool: _environment_root(env)})[tool]
+    source = _tool("spack", "versions.py", {tool: _environment_root(env)})[tool]
     row = {
         "application": tool,
         "version": source["version"],
@@ -298,15 +241,15 @@ def _tool_row(tool: str, tier: str) -> dict:
     }
     if tier == "fast":
         return row
-    with tempfile.NamedTemporaryFile("w", suffix=".py") as script:
-        script.write(_TOOL)
-        script.flush()
-        proc = subprocess.run(
-            ["bash", "-c", f'. ./setup-env.sh && spack -e "{env}" python {script.name}'],
-            cwd=ROOT,
-            capture_output=True,
-            text=True,
-        )
+    from hpcaas.run import tools
+
+    proc = subprocess.run(
+        ["spack", "-e", env, "python", PROGRAMS / "spack_python" / "tool_build.py"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        env=tools.environment(HPCAAS_SYSTEM=system, SPACK_USER_CONFIG_PATH=CONFIGS / system / "spack"),
+    )
     built = json.loads(proc.stdout or "{}") if proc.returncode == 0 else {}
     if built:
         row.update(status="SUCCESS", build_s=built["build_s"], reason=f"a tool: tests/{tool} runs it")
@@ -325,13 +268,16 @@ def _environment_root(env: Path) -> str:
 
 def _build_seconds(entries_: list) -> dict:
     """Seconds Spack spent building each application (its install_times.json), first build."""
+    from hpcaas.run import tools
+
     out = {}
     for e in entries_:
         proc = subprocess.run(
-            ["bash", "-c", f". ./setup-env.sh && spack find --format '{{prefix}}' {e['spec'].split()[0]}"],
+            ["spack", "find", "--format", "{prefix}", e["spec"].split()[0]],
             cwd=ROOT,
             capture_output=True,
             text=True,
+            env=tools.environment(),
         )
         times = [Path(p) / ".spack/install_times.json" for p in proc.stdout.split()]
         seconds = [json.loads(t.read_text())["total"] for t in times if t.exists()]
@@ -343,22 +289,48 @@ def _build_seconds(entries_: list) -> dict:
 def unreachable(system: str, tier: str = "all") -> list:
     """The git repositories the catalog's builds need that git cannot reach from here, each with
     the one-line mapping that fixes it (a mirror, e.g. a snapshot of the repository)."""
-    out = []
-    for e in entries(system, tier):
-        if e["git"] and e["built_by"] == "spack" and e["status"] != "SKIPPED":
-            proc = subprocess.run(
-                ["git", "ls-remote", "--exit-code", e["git"], "HEAD"],
-                capture_output=True,
-                text=True,
-                timeout=120,
-                env={**os.environ, "GIT_TERMINAL_PROMPT": "0"},
+    from hpcaas.run import checks
+
+    return checks.unreachable(
+        {
+            e["git"]: (e["application"], e["source_ref"])
+            for e in entries(system, tier)
+            if e["git"] and e["built_by"] == "spack" and e["status"] != "SKIPPED"
+        }
+    )
+
+
+def run(system: str, tier: str) -> int:
+    """make catalog: the catalog study run on the system (hpcaas/run/study.py), then catalog.csv
+    in the run's folder; in the `all` tier also the tools' environments."""
+    from analysis.errors import InputError
+    from hpcaas.run import finish, tools
+    from hpcaas.run.progress import say
+    from hpcaas.run.study import Run
+
+    if tier not in TIERS:
+        raise InputError("TIER", tier, f"one of {', '.join(TIERS)}")
+    lines = unreachable(system, tier)
+    if lines:
+        print(*lines, sep="\n", file=sys.stderr)
+        raise InputError("sources", lines[0].split(":")[0], "reachable (the mappings above), before anything builds")
+    if tier != "fast":  # the inputs the mirror serves from pinned git commits
+        tools.run(["scripts/mirror.sh"], env=tools.environment(HPCAAS_INPUTS_REQUIRED=1))
+    outcome = Run("catalog", system, label=tier, extra_env={"HPCAAS_CATALOG_TIER": tier})()
+    rc = outcome.rc
+    if tier == "all":
+        for tool in TOOLS:
+            say(f"{tool}: spack -e environments/{tool} install (a cold build takes hours on a small machine)")
+            env = tools.environment(HPCAAS_SYSTEM=system, SPACK_USER_CONFIG_PATH=CONFIGS / system / "spack")
+            rc |= tools.run(
+                ["spack", "-e", ROOT / "environments" / tool, "install", "--fail-fast"], env=env, check=False
             )
-            if proc.returncode != 0:
-                out.append(
-                    f"{e['application']}: cannot reach {e['git']} (commit {e['source_ref']}); offline, map it "
-                    f"to a mirror: git config --global url.<mirror>.insteadOf {e['git']}"
-                )
-    return out
+    out = outcome.run / "catalog.csv"
+    rc |= table(system, str(outcome.results), str(out), tier, outcome.run / "provenance.json")
+    with open(out) as f:
+        for row in csv.DictReader(f):
+            say(f"  {row['application']:<22} {row['status']:<8} {row['version']:<12} {row['reason'][:90]}")
+    return finish(outcome, extra=[f"catalog: {out}"]) or rc
 
 
 def register(sub):
@@ -371,17 +343,22 @@ def register(sub):
     p.add_argument("system")
     p.add_argument("--tier", default="all", choices=TIERS)
     cmds.add_parser("tools", help="the tools built in the slow tier, one per line (environments/<tool>)")
+    p = cmds.add_parser("run", help="build and run every application on SYSTEM (make catalog)")
+    p.add_argument("system")
+    p.add_argument("--tier", default="all")
     p = cmds.add_parser("table", help="write catalog.csv from the catalog run's results.csv")
     p.add_argument("system")
     p.add_argument("results_csv")
     p.add_argument("out_csv")
     p.add_argument("--tier", default="all", choices=TIERS)
 
-    def run(args):
+    def main(args):
         if args.catalog_command == "sources":
             lines = unreachable(args.system, args.tier)
             print(*lines, sep="\n", file=sys.stderr) if lines else None
             return 1 if lines else 0
+        if args.catalog_command == "run":
+            return run(args.system, args.tier)
         if args.catalog_command == "tools":
             print(*TOOLS, sep="\n")
             return 0
@@ -390,4 +367,4 @@ def register(sub):
             return 0
         return table(args.system, args.results_csv, args.out_csv, args.tier)
 
-    ap.set_defaults(func=run)
+    ap.set_defaults(func=main)

@@ -8,6 +8,7 @@
     hpcaas spack-inputs SYSTEM         the hash of a system's Spack inputs
     hpcaas limits SYSTEM RESULTS       a run against the hardware's limits (validation, no baseline)
     hpcaas dry-run-cache key|store|restore   generated dry-run workspaces, kept for identical inputs
+    hpcaas run|reproduce STUDY SYSTEM  a study run on a system, under runs/<system>/<scale>/<study>/
 
 Bad input prints one line `<file>: <key>: <expected>` and exits 2.
 """
@@ -17,6 +18,7 @@ import importlib
 import sys
 
 from analysis.errors import InputError
+from hpcaas.run.tools import ToolError
 
 # Each command's module, imported only when that command runs (the analysis modules load pandas,
 # which a render or a dry-run does not need); --help imports them all.
@@ -29,6 +31,10 @@ COMMANDS = {
     "spack-inputs": "spack_inputs",
     "limits": "limits",
     "dry-run-cache": "dryrun",
+    "run": "run",
+    "reproduce": "run",
+    "dry-run": "run",
+    "concretize": "run",
 }
 
 
@@ -45,6 +51,9 @@ def main(argv=None) -> int:
     except InputError as err:
         print(f"hpcaas {args.command}: {err}", file=sys.stderr)
         return 2
+    except ToolError as err:
+        print(f"hpcaas {args.command}: {err}", file=sys.stderr)
+        return 1
 
 
 if __name__ == "__main__":

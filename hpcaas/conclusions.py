@@ -151,7 +151,7 @@ def evaluate(df: pd.DataFrame, row: dict) -> tuple:
         units = df.loc[df["metric"].astype(str) == row["metric"], "unit"]
         direction = directions.of(row["metric"], units.iloc[0]) if len(units) else None
         if a is None or b is None or direction is None:
-            return NOT_COMPARABLE, f"{spec['a'] if a is None else spec['b']} not measured here"
+            return NOT_COMPARABLE, f"no result here for {_cell_text(spec['a'] if a is None else spec['b'])}"
         ratio = directions.oriented_ratio(a, b, direction)
         ok = ratio >= spec.get("at_least", float("-inf")) and ratio <= spec.get("at_most", float("inf"))
         return (HOLDS if ok else FAILS), f"{ratio:.3g}x"
@@ -228,6 +228,37 @@ def _scaling(df, row, spec) -> tuple:
     return (HOLDS if best == str(spec["best"]) else FAILS), measured
 
 
+def _cell_text(cell: dict) -> str:
+    return ", ".join(f"{k}={v}" for k, v in cell.items())
+
+
+def checked(row: dict) -> str:
+    """What a claim's check compares, in words: the cells or the axis values, and the rows it keeps."""
+    kind, spec = next(iter(row["check"].items()))
+    if kind == "ratio" and isinstance(spec.get("a"), dict):
+        text = f"{_cell_text(spec['a'])} vs {_cell_text(spec['b'])}"
+    elif kind == "ratio":
+        text = f"{spec['axis']} {spec['a']} vs {spec['b']}"
+    elif kind in ("best", "worst"):
+        text = f"the {kind} {spec['axis']}" + (" (each at its best configuration)" if spec.get("of") == "best" else "")
+    elif kind == "scaling":
+        groups = spec.get("column") or ", ".join(spec["groups"])
+        text = f"whose speed-up along {spec['axis']} is best, by {groups}"
+    elif kind == "needs":
+        return f"not comparable here: needs {spec.strip()}"
+    elif kind == "order":
+        text = f"{spec['axis']} {' > '.join(map(str, spec['values']))}"
+    else:
+        text = f"{spec['axis']}: largest vs smallest"
+    bounds = [
+        f"at least {spec['at_least']}x" if "at_least" in spec else "",
+        f"at most {spec['at_most']}x" if "at_most" in spec else "",
+    ]
+    text += "".join(f", {b}" for b in bounds if b)
+    where = row.get("where_rows")
+    return text + (f" (rows with {_cell_text(where)})" if where else "")
+
+
 def table(df: pd.DataFrame, rows: list) -> pd.DataFrame:
     import pandas as pd
 
@@ -239,12 +270,13 @@ def table(df: pd.DataFrame, rows: list) -> pd.DataFrame:
                 "claim": row["claim"],
                 "where": row["where"],
                 "metric": row["metric"],
+                "checked": checked(row),
                 "measured": measured,
                 "status": status,
                 "threshold": threshold(row),
             }
         )
-    return pd.DataFrame(out, columns=["claim", "where", "metric", "measured", "status", "threshold"])
+    return pd.DataFrame(out, columns=["claim", "where", "metric", "checked", "measured", "status", "threshold"])
 
 
 def threshold(row: dict) -> str:
@@ -254,3 +286,14 @@ def threshold(row: dict) -> str:
         return ""
     source, words = next(iter(given.items()))
     return f"{'the paper' if source == 'paper' else 'ours'}: {str(words).strip()}"
+
+
+def counts(verdicts: pd.DataFrame) -> str:
+    """The verdicts in words: how many hold, do not hold here, and cannot be compared here."""
+    n = verdicts["status"].value_counts()
+    parts = [f"{n.get(HOLDS, 0)} hold", f"{n.get(FAILS, 0)} do not hold here"]
+    if n.get(NOT_COMPARABLE, 0):
+        parts.append(f"{n[NOT_COMPARABLE]} are not comparable at this scale (the measured column says why)")
+    if n.get(NOT_COMPARABLE_HERE, 0):
+        parts.append(f"{n[NOT_COMPARABLE_HERE]} are not comparable here (the measured column says what they need)")
+    return f"Of the paper's {len(verdicts)} conclusions checked here: " + ", ".join(parts) + "."

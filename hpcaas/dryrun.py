@@ -77,7 +77,8 @@ def read(ws) -> dict:
 # --------------------------------------------------------------------------- the cache
 # A dry-run is a pure function of the files below (the study, the system, the job scripts, our
 # Ramble applications and the code that renders them, the pinned Ramble and Spack): the same
-# inputs give the same workspace. scripts/dry-run.sh keeps each generated workspace under
+# inputs give the same workspace (its Spack environments seeded from the pair's committed lock).
+# hpcaas/run/dryrun.py keeps each generated workspace under
 # $HPCAAS_CACHE/dry-runs/<key>/ with the project's path written as a placeholder, and restores it
 # for identical inputs instead of running Ramble again (HPCAAS_DRYRUN_CACHE=0: always run it).
 INPUTS = (
@@ -108,7 +109,12 @@ def cache_key(study: str, system: str, scale: str, root: Path, cache: str) -> st
     import hashlib
 
     digest = hashlib.sha256(f"{study}\0{system}\0{scale}\0{cache}\0".encode())
-    for rel in (*INPUTS, f"ramble-workspaces/{study}/study.yaml", f"configs/{system}"):
+    for rel in (
+        *INPUTS,
+        f"ramble-workspaces/{study}/study.yaml",
+        f"configs/{system}",
+        f"environments/{study}/{system}",
+    ):
         for f in _files(root, rel):
             digest.update(str(f.relative_to(root)).encode() + b"\0" + f.read_bytes() + b"\0")
     return digest.hexdigest()[:32]

@@ -24,8 +24,11 @@ A role or preset variable replaces the variable of that name wherever the study 
 a role fills the axis an experiment's matrix names.
 
 and writes DIR/configs/ramble.yaml and DIR/configs/execute_experiment.tpl (the job script of the
-system's scheduler). DIR is the study's own workspace folder unless --out says otherwise; the
-rendered files are generated, never edited.
+system's scheduler). DIR is the run place's workspace (runs/<system>/<scale>/<study>/workspace)
+unless --out says otherwise; the rendered files are generated, never edited. Where the pair has a
+committed lock (environments/<study>/<system>/), the command also lets Ramble write the Spack
+environments and gives each the lock's solve of its specs: `ramble workspace setup` then installs
+exactly the committed configuration.
 """
 
 import copy
@@ -238,21 +241,38 @@ def workspace_config(study: str, system: str, scale: str = "paper", profile: str
     # At the workspace level a role has one value (a list there would multiply every
     # experiment); the experiments that sweep it got the list above.
     scalar_roles = {k: (v[0] if isinstance(v, list) else v) for k, v in roles.items()}
-    variables = {**sysconf["variables"], **launchers, **block.get("variables", {}), **scalar_roles, **overrides}
+    # `study`: the study's name wherever its workspace is (Ramble's workspace_name is the folder's).
+    variables = {
+        "study": study,
+        **sysconf["variables"],
+        **launchers,
+        **block.get("variables", {}),
+        **scalar_roles,
+        **overrides,
+    }
     env_vars = copy.deepcopy(sysconf["env_vars"])
     for action, values in block.get("env_vars", {}).items():
         env_vars[action] = {**env_vars.get(action, {}), **values} if isinstance(values, dict) else values
     if profile:
         _add_profiler(block, profile)
     rendered = {**block, "variables": variables}
+    # Every Spack command Ramble runs for this workspace reads the system's Spack config (a
+    # command-line scope, as Ramble provides for it), whatever the shell's own Spack scopes are.
+    spack = rendered.setdefault("config", {}).setdefault("spack", {})
+    spack["global"] = {"flags": f"-C {CONFIGS / system / 'spack'}"}
     if env_vars:
         rendered["env_vars"] = env_vars
     return {"ramble.yaml": {"ramble": rendered}, "execute_experiment.tpl": sysconf["template"]}
 
 
 def render(study: str, system: str, scale: str = "paper", out=None, profile: str = None) -> Path:
-    """Write the workspace's configs/ for (study, system, scale); return the workspace folder."""
-    out = Path(out) if out else WORKSPACES / study
+    """Write the workspace's configs/ for (study, system, scale); return the workspace folder
+    (by default the run place's, runs/<system>/<scale>/<study>/workspace)."""
+    if out is None:
+        from hpcaas.run.place import Place
+
+        out = Place(study, system, scale).workspace
+    out = Path(out)
     files = workspace_config(study, system, scale, profile)
     configs = out / "configs"
     configs.mkdir(parents=True, exist_ok=True)
@@ -279,6 +299,23 @@ def register(sub):
     ap.add_argument("study", help="a folder of ramble-workspaces/")
     ap.add_argument("system", help="a folder of configs/")
     ap.add_argument("--scale", default="paper", choices=SCALES)
-    ap.add_argument("--out", help="the workspace folder (default: the study's own)")
+    ap.add_argument("--out", help="the workspace folder (default: runs/<system>/<scale>/<study>/workspace)")
     ap.add_argument("--profile", choices=PROFILERS, help="run every MPI executable under this profiler")
-    ap.set_defaults(func=lambda args: print(render(args.study, args.system, args.scale, args.out, args.profile)) or 0)
+    ap.set_defaults(func=_main)
+
+
+def _main(args) -> int:
+    """Render; where the pair has a committed lock, Ramble writes the environments and each gets
+    the lock's solve, so `ramble workspace setup` builds the committed configuration."""
+    import sys
+
+    from hpcaas.run import dryrun, tools
+
+    ws = render(args.study, args.system, args.scale, args.out, args.profile)
+    env = tools.environment(HPCAAS_SYSTEM=args.system)
+    with open(ws / "render.log", "w") as log:
+        seeded = dryrun.seed_committed(args.study, args.system, ws, env, log)
+    if seeded:
+        print(f"{len(seeded)} Spack environments hold the committed lock's specs: {', '.join(seeded)}", file=sys.stderr)
+    print(ws)
+    return 0

@@ -39,6 +39,7 @@ def files(system: str, packages=None, configs=CONFIGS) -> list:
     )
     return [
         *sorted((ROOT / "spack-config").glob("*.yaml")),
+        ROOT / "spack-config/python/sitecustomize.py",  # how Spack solves another system's compilers
         *sorted((Path(configs) / system / "spack").glob("*.yaml")),
         REPO / "repo.yaml",
         *recipes,

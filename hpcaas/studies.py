@@ -5,6 +5,7 @@ study's report from its results CSV.
     hpcaas study check STUDY SYSTEM [--scale S]   exit 0, or 2 with what the system lacks
     hpcaas study report STUDY CSV OUTDIR
     hpcaas study readme [--check] [STUDY ...]     README.md of each study, rendered from study.yaml
+    hpcaas study expectations [--write] [STUDY ...]   tests/studies/<study>.yaml from the dry-runs
 
 study.yaml keys (`question`, `paper` and `ramble` are required):
     question: the question the study answers
@@ -225,6 +226,9 @@ def _published_section(pub: dict, df, csv: str, out: Path) -> str:
     reference = reference_in_our_names(pub, value_decimals=True)
     mapping = {ours: theirs for theirs, ours in pub.get("metrics", {}).items()}
     ran_on = sorted(set(df["system"].astype(str))) if "system" in df else []
+    why = published.not_comparable(df, reference, rename=mapping)
+    if why:
+        return f"Not comparable at this scale: {why}.\n"
     try:
         cells = published.published(df, reference, csv, reference_file, rename=mapping)
     except InputError as err:
@@ -284,6 +288,7 @@ def report(study: str, csv: str, outdir: str) -> int:
     df = files.read_results(csv)
     ran_on = ", ".join(sorted(set(df["system"].astype(str)))) if "system" in df else "?"
     sections = [f"# {study}\n\n{doc['question']}\n\nReproduces: {doc['paper']}. Ran on: {ran_on}.\n"]
+    sections += _provenance(Path(csv).parent / "provenance.json")
     if doc.get("fidelity"):
         text = substitutes.section(doc, df, lambda t: files.render(t, "markdown"))
         sections.append(f"## Cells that ran with a substitute\n\n{text}")
@@ -306,14 +311,28 @@ def report(study: str, csv: str, outdir: str) -> int:
         sections.append("## Where the time goes (HPCToolkit)\n\n" + _profile_section(df, profiles, out))
     if doc.get("conclusions"):
         verdicts = conclusions.table(df, doc["conclusions"])
-        held = int((verdicts["status"] == conclusions.HOLDS).sum())
         sections.append(
-            f"## The paper's conclusions\n\n{held} of {len(verdicts)} hold here.\n\n"
-            + files.render(verdicts, "markdown")
+            f"## The paper's conclusions\n\n{conclusions.counts(verdicts)}\n\n" + files.render(verdicts, "markdown")
         )
     (out / "report.md").write_text("\n".join(sections))
-    print(f"report: {out / 'report.md'}")
     return status
+
+
+def _provenance(file: Path) -> list:
+    """What the run built and how it was asked for (hpcaas/run/study.py's provenance.json)."""
+    import json
+
+    if not file.is_file():
+        return []
+    doc = json.loads(file.read_text())
+    where = doc["environment"]
+    built = f"It ran the committed environment {where}" if doc["committed_environment"] else f"It built {where}"
+    lines = [f"{built} (spack.lock sha256 {doc['spack_lock_sha256'][:12]})."]
+    if doc.get("set"):
+        lines.append("Set for this run: " + ", ".join(f"{k}={v}" for k, v in doc["set"].items()) + ".")
+    if doc.get("environments_not_built"):
+        lines.append("Not built (their experiments FAILED): " + ", ".join(doc["environments_not_built"]) + ".")
+    return [" ".join(lines) + "\n"]
 
 
 def register(sub):
@@ -333,6 +352,11 @@ def register(sub):
     p = cmds.add_parser("readme", help="write each study's README.md from its study.yaml (--check: exit 1 if stale)")
     p.add_argument("studies", nargs="*", metavar="STUDY")
     p.add_argument("--check", action="store_true")
+    p = cmds.add_parser(
+        "expectations", help="regenerate tests/studies/<study>.yaml from the dry-runs, printing the difference"
+    )
+    p.add_argument("studies", nargs="*", metavar="STUDY")
+    p.add_argument("--write", action="store_true", help="write the files (else: print the difference, exit 1)")
     ap.set_defaults(func=_main)
 
 
@@ -343,6 +367,10 @@ def _main(args) -> int:
             print(f"{args.study} cannot run on {args.system}; it needs " + "; ".join(lacks), file=sys.stderr)
             return 2
         return 0
+    if args.study_command == "expectations":
+        from hpcaas import expectations
+
+        return expectations.main(args.studies, args.write)
     if args.study_command == "readme":
         names = args.studies or readme.all_studies()
         if args.check:
@@ -352,4 +380,6 @@ def _main(args) -> int:
             return 1 if stale else 0
         readme.write(names, load)
         return 0
-    return report(args.study, args.csv, args.outdir)
+    rc = report(args.study, args.csv, args.outdir)
+    print(f"report: {Path(args.outdir) / 'report.md'}")
+    return rc

@@ -8,7 +8,8 @@ each one ended (from the job completion log: there is no sacct without slurmdbd)
 Jobs are those with the given ids, plus (or, without ids: only) those matching every given
 filter: name prefix, working directory at or below DIR (the Ramble batch template runs each
 experiment in its run directory, so DIR=<workspace> selects a study's jobs), submitted at or
-after EPOCH. Prints one line per job, `<id> <state> <exit>:<signal> <name>`.
+after EPOCH. Prints each job as it ends, `[k/N] <name>: <state> (exit <code>) <run> s` (N: the
+jobs seen so far, or --expect), then one line per job, `<id> <state> <exit>:<signal> <name>`.
 
 Exit status: 0 every job COMPLETED; 1 a job ended otherwise (FAILED, TIMEOUT, CANCELLED,
 NODE_FAIL, ...); 2 usage or no cluster; 3 no job matched; 4 still queued at the timeout.
@@ -62,6 +63,21 @@ def match(jobs, args) -> list:
     return picked
 
 
+def tell_ended(ended: set, jobcomp: Path, done: int, total: int) -> set:
+    """Print each job that left the queue and is in the completion log; return those told."""
+    if not ended:
+        return set()
+    told = set()
+    for job in sorted(jobstats.read_jobs(jobcomp), key=lambda j: j["job_id"]):
+        if job["job_id"] in ended and job["job_id"] not in told:
+            told.add(job["job_id"])
+            run = f" {job['run_s']} s" if job.get("run_s") not in (None, "") else ""
+            print(
+                f"[{done + len(told)}/{total}] {job['name']}: {job['state']} (exit {job['exit_code']}){run}", flush=True
+            )
+    return told
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("ids", nargs="*", type=int, help="job ids")
@@ -71,17 +87,21 @@ def main(argv=None) -> int:
     ap.add_argument("--timeout", type=float, default=3600, help="seconds to wait (default 3600)")
     ap.add_argument("--jobcomp", type=Path, help="job completion log (default: $HPCAAS_SLURM_JOBCOMP)")
     ap.add_argument("--csv", type=Path, help="also write the jobs' statistics (jobstats columns) here")
+    ap.add_argument("--expect", type=int, default=0, help="how many jobs to count in the progress lines")
     args = ap.parse_args(argv)
     if not args.ids and args.name_prefix is None and args.workdir is None and args.since is None:
         ap.error("give job ids or at least one of --name-prefix, --workdir, --since")
     jobcomp = args.jobcomp or jobstats.default_jobcomp()
 
     deadline = time.monotonic() + args.timeout
-    seen = set()
+    seen, told = set(), set()
     try:
         while True:
             waiting = queued(args)
             seen |= {j["job_id"] for j in waiting}
+            told |= tell_ended(
+                seen - {j["job_id"] for j in waiting} - told, jobcomp, len(told), max(args.expect, len(seen))
+            )
             if not waiting:
                 break
             if time.monotonic() > deadline:

@@ -13,14 +13,15 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 def run(cmd, check=True, env=None, timeout=1800, cwd=ROOT):
-    """Run a shell command in the project with setup-env.sh sourced; return CompletedProcess."""
+    """Run a shell command in the project with setup-env.sh sourced (this machine's Spack config,
+    `local`, for plain spack commands unless HPCAAS_SYSTEM says otherwise); return CompletedProcess."""
     full = f". ./setup-env.sh && {cmd}"
     proc = subprocess.run(
         ["bash", "-c", full],
         cwd=cwd,
         capture_output=True,
         text=True,
-        env={**os.environ, **(env or {})},
+        env={"HPCAAS_SYSTEM": "local", **os.environ, **(env or {})},
         timeout=timeout,
     )
     if check and proc.returncode != 0:
@@ -28,6 +29,14 @@ def run(cmd, check=True, env=None, timeout=1800, cwd=ROOT):
             f"`{cmd}` exited {proc.returncode}\n--- stdout\n{proc.stdout[-4000:]}\n--- stderr\n{proc.stderr[-4000:]}"
         )
     return proc
+
+
+def place(study, system="local", scale="paper"):
+    """Where make run / reproduce / catalog keep a study's runs on a system (hpcaas/run/place.py):
+    .workspace (Ramble's), .latest (the newest run's folder: results.csv, report.md, run.log)."""
+    from hpcaas.run.place import Place
+
+    return Place(study, system, scale)
 
 
 def catalog_spec(app) -> str:
@@ -44,7 +53,7 @@ def catalog_spec(app) -> str:
 
 def solved(spec, system="local", config="", timeout=1200) -> Path:
     """SPEC solved by Spack for `system` (its Spack config, with `spack -c` options CONFIG) by the
-    project's solve (scripts/concretize.py), as a JSON file that `spack patch`, `spack install`
+    project's solve (hpcaas/spack_python/concretize.py), as a JSON file that `spack patch`, `spack install`
     or Spec.from_json take. Each solve takes 20-60 s, so the file is kept under
     $HPCAAS_CACHE/spec/, keyed by the hash of the system's Spack inputs (hpcaas.spack_inputs),
     CONFIG and SPEC: unchanged inputs reuse it, and a test that asks while another test (or
@@ -62,8 +71,9 @@ def solved(spec, system="local", config="", timeout=1200) -> Path:
         fcntl.flock(lock, fcntl.LOCK_EX)
         if not out.exists():
             with tempfile.TemporaryDirectory() as tmp:
+                program = "hpcaas/spack_python/concretize.py"
                 run(
-                    f"hpcaas_system {system} && spack {config} python scripts/concretize.py '{spec}' {tmp}/spec.json",
+                    f"hpcaas_system {system} && spack {config} python {program} '{spec}' {tmp}/spec.json",
                     timeout=timeout,
                 )
                 (Path(tmp) / "spec.json").replace(out)  # whole, or not at all

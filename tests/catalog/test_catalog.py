@@ -12,18 +12,19 @@ import subprocess
 
 import pytest
 import yaml
-from testkit import ROOT, run
+from testkit import ROOT, place, run
 
 from hpcaas import catalog
 
 pytestmark = pytest.mark.long  # make test-long (scripts/test.sh --tier long)
 
+CATALOG = place("catalog", "local", "fast")
 APPS = sorted(p.parent.name for p in (ROOT / "ramble-repo/applications").glob("*/application.py"))
 
 
 def make_catalog():
     proc = subprocess.run(["make", "catalog", "TIER=fast"], cwd=ROOT, capture_output=True, text=True, timeout=5400)
-    table = list(csv.DictReader((ROOT / "results/catalog/catalog.csv").open()))
+    table = list(csv.DictReader((CATALOG.latest / "catalog.csv").open()))
     return proc, {row["application"]: row for row in table}
 
 
@@ -31,9 +32,9 @@ def setup_again():
     """`ramble workspace setup` of the catalog's workspace, where make catalog builds: the
     CompletedProcess and the text of the per-experiment logs it wrote (Ramble streams Spack's
     output there, not to the terminal)."""
-    logs = ROOT / "ramble-workspaces/catalog/logs"
+    logs = CATALOG.workspace / "logs"
     before = set(logs.glob("setup.*/"))
-    proc = run("ramble -D ramble-workspaces/catalog workspace setup", check=False, timeout=1800)
+    proc = run(f"ramble -D {CATALOG.workspace} workspace setup", check=False, timeout=1800)
     written = [d for d in logs.glob("setup.*/") if d not in before and not d.is_symlink()]
     return proc, "".join(f.read_text(errors="replace") for d in written for f in sorted(d.glob("*.out")))
 
@@ -42,7 +43,7 @@ def setup_again():
 def runs(project):
     first = make_catalog()
     assert first[0].returncode == 0, first[0].stdout[-4000:] + first[0].stderr[-4000:]
-    results = list(csv.DictReader((ROOT / "results/catalog/results.csv").open()))
+    results = list(csv.DictReader((CATALOG.latest / "results.csv").open()))
     return first[1], results, setup_again()
 
 
@@ -71,7 +72,7 @@ def test_spack_builds_carry_their_pinned_source_and_live_in_the_store(runs):
     for row in built:
         kinds = {"git": r"[0-9a-f]{40}", "tarball": r"[0-9a-f]{64}"}
         assert row["source_kind"] in kinds and re.fullmatch(kinds[row["source_kind"]], row["source_ref"]), row
-        envs = sorted((ROOT / "ramble-workspaces/catalog/software").glob(f"{row['application']}*"))
+        envs = sorted((CATALOG.workspace / "software").glob(f"{row['application']}*"))
         assert envs, row["application"]
         for env in envs:
             prefixes = run(f"spack -e {env} find --format '{{name}} {{prefix}}'").stdout.split("\n")

@@ -22,8 +22,8 @@ def test_make_clean_keeps_every_tracked_file(tmp_path):
     generated = [
         study / "experiments/a/b/c/execute_experiment",
         study / "results.latest.json",
-        tmp_path / "results/smoke/results.csv",
-        tmp_path / "dry-runs/local/smoke/setup.log",
+        tmp_path / "runs/local/paper/smoke/20261127T000000Z/results.csv",
+        tmp_path / "runs/local/paper/smoke/workspace/configs/ramble.yaml",
     ]
     for path in generated:
         path.parent.mkdir(parents=True, exist_ok=True)

@@ -2,11 +2,12 @@
 
 import re
 import subprocess
+from pathlib import Path
 
 import pandas as pd
 import pytest
 import yaml
-from testkit import ROOT
+from testkit import ROOT, place
 
 EXPERIMENTS = {f"hpcc-{mpi}-{n}ranks": (mpi, n) for mpi in ("openmpi", "mpich") for n in (1, 2)}
 ALWAYS = {
@@ -22,11 +23,14 @@ ALWAYS = {
 TWO_RANKS = {"MaxPingPongLatency_usec": "usec", "MinPingPongBandwidth_GBytes": "GB/s"}
 
 
+SMOKE = place("smoke")
+
+
 @pytest.fixture(scope="module")
 def smoke(project):
     proc = subprocess.run(["make", "smoke"], cwd=ROOT, capture_output=True, text=True, timeout=1800)
     assert proc.returncode == 0, proc.stdout[-4000:] + proc.stderr[-4000:]
-    return proc.stdout, pd.read_csv(ROOT / "results/smoke/results.csv", dtype={"project_commit": str})
+    return proc.stdout, pd.read_csv(SMOKE.latest / "results.csv", dtype={"project_commit": str})
 
 
 def short(name):
@@ -68,7 +72,7 @@ def test_values_are_exactly_those_hpcc_printed(smoke):
     # Ramble's regexes against HPCC's own summary section, value for value.
     _, df = smoke
     for name in EXPERIMENTS:
-        log = (ROOT / f"ramble-workspaces/smoke/experiments/hpcc/sized/{name}/hpccoutf.txt").read_text()
+        log = (SMOKE.workspace / f"experiments/hpcc/sized/{name}/hpccoutf.txt").read_text()
         summary = log.split("Begin of Summary section.")[1]
         printed = {k: float(v) for k, v in re.findall(r"^(\w+)=([-0-9.eE+]+)$", summary, re.M)}
         rows = df[df["experiment"].map(short) == name]
@@ -79,13 +83,34 @@ def test_values_are_exactly_those_hpcc_printed(smoke):
 def test_launch_lines_use_each_systems_mpi(smoke):
     variables = yaml.safe_load((ROOT / "configs/local/ramble/variables.yaml").read_text())["variables"]
     for name, (mpi, ranks) in EXPERIMENTS.items():
-        script = (ROOT / f"ramble-workspaces/smoke/experiments/hpcc/sized/{name}/execute_experiment").read_text()
+        script = (SMOKE.workspace / f"experiments/hpcc/sized/{name}/execute_experiment").read_text()
         assert f"{variables[mpi + '_mpirun']} -n {ranks} hpcc" in script
         assert f"software/hpcc-{mpi}" in script
-        inp = (ROOT / f"ramble-workspaces/smoke/experiments/hpcc/sized/{name}/hpccinf.txt").read_text().splitlines()
+        inp = (SMOKE.workspace / f"experiments/hpcc/sized/{name}/hpccinf.txt").read_text().splitlines()
         assert inp[5].split()[0] == "1000" and inp[10].split()[0] == "1" and inp[11].split()[0] == str(ranks)
 
 
-def test_summary_table_printed(smoke):
+def test_the_console_ends_with_the_verdict_and_where_the_results_are(smoke):
     out, _ = smoke
-    assert "HPL_Tflops" in out and "hpcc-mpich-2ranks" in out
+    tail = out.strip().splitlines()[-3:]
+    assert tail[0] == "[hpcaas] smoke on local: 4 experiments, all SUCCESS", tail
+    assert tail[1] == f"[hpcaas] results: {SMOKE.latest.resolve() / 'results.csv'}", tail
+    summary = (SMOKE.latest / "summary.md").read_text()
+    assert "HPL_Tflops" in summary and "hpcc-mpich-2ranks" in summary
+
+
+def test_the_run_used_the_lock_solved_for_this_system_and_says_so(smoke):
+    """No committed lock for `local` (its config is this machine's): the run solved one, kept by
+    its inputs, and built exactly it; each row's spack_lock_hash is that lock's sha256."""
+    import hashlib
+    import json
+
+    _, df = smoke
+    prov = json.loads((SMOKE.latest / "provenance.json").read_text())
+    assert prov["committed_environment"] is False
+    lock = Path(prov["environment"]) / "spack.lock"
+    assert set(df["spack_lock_hash"]) == {hashlib.sha256(lock.read_bytes()).hexdigest()}
+    roots = {r["hash"] for r in json.loads(lock.read_text())["roots"]}
+    locks = SMOKE.workspace.glob("software/*/spack.lock")
+    seeded = {r["hash"] for f in locks for r in json.loads(f.read_text())["roots"]}
+    assert roots and seeded == roots

@@ -9,7 +9,7 @@ import subprocess
 
 import pytest
 import yaml
-from testkit import ROOT
+from testkit import ROOT, place
 
 HPCAAS = str(ROOT / ".venv/bin/hpcaas")
 RAMBLE = {"applications": {"hpcc": {"workloads": {}}}}  # a study's Ramble block, as small as it goes
@@ -35,21 +35,40 @@ def reproduce(study, system, scale=None):
         text=True,
         timeout=1200,
     )
-    path = ROOT / "results" / study / "results.csv"
+    path = place(study, system, scale or "paper").latest / "results.csv"
     rows = list(csv.DictReader(path.open())) if path.exists() else []
     return proc, rows
 
 
+SOURCES = ("ramble-workspaces", "configs", "environments")
+
+
+def sources_state() -> str:
+    """What git sees under the sources, ignored files included: a run must add nothing there."""
+    return subprocess.run(
+        ["git", "status", "--porcelain", "--ignored", *SOURCES], cwd=ROOT, capture_output=True, text=True
+    ).stdout
+
+
 @pytest.fixture(scope="module")
 def stream(project):
+    before = sources_state()
     proc, rows = reproduce("stream-node", "local", "small")
     assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
-    return rows
+    dry = subprocess.run(["make", "dry-run", "STUDY=stream-node", "SYSTEM=local"], cwd=ROOT, capture_output=True)
+    assert dry.returncode == 0, dry.stderr[-2000:]
+    return rows, before, sources_state()
+
+
+def test_a_run_and_a_dry_run_write_nothing_under_the_sources(stream):
+    _, before, after = stream
+    assert after == before, f"new under {', '.join(SOURCES)}:\n{after}"
 
 
 def test_stream_study_measures_the_whole_node(stream):
     """stream-node's small preset: STREAM itself, one process with a thread per core of the node,
     each array 4 x the node's last-level cache (STREAM's rule), from the facts make system found."""
+    stream, _, _ = stream
     facts = yaml.safe_load((ROOT / "configs/local/system.yaml").read_text())
     cores = facts["sockets"]["value"] * facts["cores_per_socket"]["value"]
     triad = [r for r in stream if r["metric"] == "Triad top rate"]
@@ -59,15 +78,15 @@ def test_stream_study_measures_the_whole_node(stream):
     size = [r for r in stream if r["metric"] == "Array size"]
     llc = facts["last_level_cache_mib"]["value"] * 2**20
     assert [float(r["value"]) for r in size] == [int(llc) // 2]
-    report = (ROOT / "results/stream-node/report.md").read_text()
+    report = (place("stream-node", "local", "small").latest / "report.md").read_text()
     assert f"| system | unit | {cores} |" in report
     assert "failed (exit" not in report
 
 
 def test_a_study_the_system_cannot_run_stops_before_running(project):
     """The binding x distribution study sweeps srun's options: `local` (no Slurm) lacks them."""
-    out = ROOT / "results/openfoam-binding-distribution/results.csv"
-    before = out.read_bytes() if out.exists() else None
+    runs = place("openfoam-binding-distribution", "local", "small").folder
+    before = sorted(runs.iterdir()) if runs.exists() else []
     proc = subprocess.run(
         ["make", "reproduce", "STUDY=openfoam-binding-distribution", "SYSTEM=local", "SCALE=small"],
         cwd=ROOT,
@@ -79,7 +98,7 @@ def test_a_study_the_system_cannot_run_stops_before_running(project):
     assert proc.stderr.startswith("openfoam-binding-distribution cannot run on local; it needs ")
     assert "the Ramble variable 'cpu_bind' the study sweeps (configs/local/ramble/variables.yaml)" in proc.stderr
     assert "ramble" not in proc.stdout  # nothing was set up or run
-    assert (out.read_bytes() if out.exists() else None) == before
+    assert (sorted(runs.iterdir()) if runs.exists() else []) == before
 
 
 def test_paper_scale_needs_are_checked_against_the_system(tmp_path):
@@ -141,7 +160,7 @@ def test_a_failed_report_fails_make_reproduce(project):
         proc, rows = reproduce(folder.name, "local")
     finally:
         shutil.rmtree(folder)
-        shutil.rmtree(ROOT / "results" / folder.name, ignore_errors=True)
+        shutil.rmtree(place(folder.name).folder, ignore_errors=True)
     assert proc.returncode != 0, proc.stdout[-2000:]
     assert rows and {r["status"] for r in rows} == {"SUCCESS"}
     assert "HPL_Tflops" in {r["metric"] for r in rows}

@@ -7,11 +7,13 @@ import csv
 import pytest
 import yaml
 from slurm_helpers import ROOT, Cluster
+from testkit import place
 
 pytestmark = pytest.mark.long  # make test-long (scripts/test.sh --tier long)
 
 STUDY = "osu-latency-bandwidth"
 SYSTEM = ROOT / "configs" / "local-slurm"
+PLACE = place(STUDY, "local-slurm", "small")
 LARGEST = "Message Size: 4194304"  # OSU's default largest message, the paper's plotted range
 
 
@@ -37,7 +39,7 @@ def test_osu_small_preset_through_slurm(project, slurm_cluster: Cluster):
     )
 
     compiler, mpi, fabric = _system_roles()
-    rows = list(csv.DictReader((ROOT / "results" / STUDY / "results.csv").open()))
+    rows = list(csv.DictReader((PLACE.latest / "results.csv").open()))
     names = {
         f"osu-micro-benchmarks.{wl}.osu-{short}-local-slurm-{compiler}-{mpi}-{fabric}-2nodes.{i}"
         for wl, short in (("osu_latency", "latency"), ("osu_bw", "bw"))
@@ -52,14 +54,12 @@ def test_osu_small_preset_through_slurm(project, slurm_cluster: Cluster):
         assert all(float(r["value"]) > 0 for r in largest)
 
     script = (
-        ROOT
-        / "ramble-workspaces"
-        / STUDY
+        PLACE.workspace
         / "experiments/osu-micro-benchmarks/osu_latency"
         / f"osu-latency-local-slurm-{compiler}-{mpi}-{fabric}-2nodes.3/execute_experiment"
     ).read_text()
     assert "#SBATCH --nodes=2" in script and "#SBATCH --ntasks=2" in script
 
-    report = (ROOT / "results" / STUDY / "report.md").read_text()
+    report = (PLACE.latest / "report.md").read_text()
     assert "## hpcaas-analyze table --metric Latency --rows context --cols system fabric" in report
     assert "failed (exit" not in report

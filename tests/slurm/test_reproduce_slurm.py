@@ -7,11 +7,13 @@ import csv
 
 import pytest
 from slurm_helpers import ROOT, Cluster
+from testkit import place
 
 pytestmark = pytest.mark.long  # make test-long (scripts/test.sh --tier long)
 
 STUDY = "openfoam-binding-distribution"
-RUNS = ROOT / "ramble-workspaces" / STUDY / "experiments/openfoam/motorbike"
+PLACE = place(STUDY, "local-slurm", "small")
+RUNS = PLACE.workspace / "experiments/openfoam/motorbike"
 # The small preset: binding {none, cores} at Slurm's default distribution, then auto binding
 # (--cpu-bind=verbose) x --distribution {block, cyclic}:{block, cyclic}, 2 ranks on 2 nodes.
 CELLS = {("none", "*:*"), ("cores", "*:*")} | {
@@ -29,7 +31,7 @@ def test_binding_distribution_study_through_slurm(project, slurm_cluster: Cluste
         "make", "reproduce", f"STUDY={STUDY}", "SYSTEM=local-slurm", "SCALE=small", cwd=ROOT, timeout=3600
     )
 
-    rows = list(csv.DictReader((ROOT / "results" / STUDY / "results.csv").open()))
+    rows = list(csv.DictReader((PLACE.latest / "results.csv").open()))
     assert {r["experiment"] for r in rows} == {f"openfoam.motorbike.{n}" for n in NAMES}
     assert {r["status"] for r in rows} == {"SUCCESS"}
     solver = {
@@ -48,12 +50,11 @@ def test_binding_distribution_study_through_slurm(project, slurm_cluster: Cluste
     ) in script
 
     # Every experiment was a Slurm job that completed, with its wait and run time recorded.
-    jobs_csv = sorted((ROOT / "results" / STUDY).glob("jobs-*.csv"))[-1]
-    jobs = list(csv.DictReader(jobs_csv.open()))
+    jobs = list(csv.DictReader((PLACE.latest / "jobs.csv").open()))
     assert sorted(j["name"] for j in jobs) == sorted(f"openfoam.motorbike.{n}" for n in NAMES)
     assert {j["state"] for j in jobs} == {"COMPLETED"} and {j["nodes"] for j in jobs} == {"2"}
 
-    report = (ROOT / "results" / STUDY / "report.md").read_text()
+    report = (PLACE.latest / "report.md").read_text()
     assert "| context | binding | distribution | unit | 2 |" in report
     assert "| simpleFoam | auto | block:block | s |" in report
     assert "failed (exit" not in report

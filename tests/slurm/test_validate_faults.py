@@ -10,6 +10,7 @@ import subprocess
 import pytest
 import yaml
 from slurm_helpers import ROOT, Cluster
+from testkit import place
 
 STUDY = "fault-injection"
 HPCC_CASES = ROOT / "tests/apps/hpcc/cases.yaml"
@@ -28,21 +29,21 @@ FAULTS = {
 @pytest.fixture(scope="module")
 def fault_run(project, slurm_cluster: Cluster):
     proc = subprocess.run(
-        ["scripts/run-study.sh", STUDY, "local-slurm"],
+        [".venv/bin/hpcaas", "run", STUDY, "local-slurm"],
         cwd=ROOT,
         capture_output=True,
         text=True,
         timeout=900,
         env=dict(slurm_cluster.env),
     )
-    rows = list(csv.DictReader((ROOT / "results" / STUDY / "results.csv").open()))
+    rows = list(csv.DictReader((place(STUDY, "local-slurm").latest / "results.csv").open()))
     return proc, rows
 
 
 def test_the_run_fails_and_says_how_many(fault_run):
     proc, _ = fault_run
     assert proc.returncode == 1, proc.stdout[-2000:] + proc.stderr[-2000:]
-    assert f"{STUDY}: {len(FAULTS)} experiment(s) FAILED" in proc.stderr
+    assert f"[hpcaas] {STUDY} on local-slurm: {len(FAULTS) + 1} experiments, {len(FAULTS)} FAILED" in proc.stdout
 
 
 @pytest.mark.parametrize("name", sorted(FAULTS))

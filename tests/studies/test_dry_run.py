@@ -14,6 +14,7 @@ tests/studies/<study>.yaml holds, per paper system, what the generated workspace
           submit: the all_experiments line that submits it ({ws} for the workspace's path)
 """
 
+import json
 from pathlib import Path
 
 import pytest
@@ -33,7 +34,7 @@ PAPER_STUDIES = sorted(
 
 
 def dry_run(study, system, scale="paper"):
-    proc = run(f"scripts/dry-run.sh {study} {system} {scale}")
+    proc = run(f"hpcaas dry-run {study} {system} --scale {scale}")
     return Path(proc.stdout.strip().splitlines()[-1])
 
 
@@ -77,22 +78,28 @@ def test_dry_run_gives_the_papers_matrix(project, study, system):
             assert checks["spec"] in exp.specs, f"{name}: {checks['spec']!r} not in {exp.specs}"
         if "submit" in checks:
             assert with_placeholders(exp.submit, ws) == checks["submit"], f"{name}: submitted by {exp.submit}"
-    # The committed environment (and so its lock) is the one this study renders here.
+    # The committed environment (and so its lock) is the one this study renders here,
     manifest = environments.folder(study, system) / "spack.yaml"
     committed = yaml.safe_load(manifest.read_text())["spack"]["specs"]
     rendered = [environments.with_site_os(system, s) for s in environments.specs_of(ws)]
     assert sorted(committed) == sorted(rendered), f"{manifest}: run make concretize SYSTEM={system} ENV={study}"
+    # and each Ramble environment holds the lock's solve of its specs (its spack.lock, which Ramble
+    # keeps and installs): together every root, but a system's binary (Ramble solves that itself).
+    lock = json.loads((manifest.parent / "spack.lock").read_text())
+    roots = {r["hash"] for r in lock["roots"] if "external" not in lock["concrete_specs"][r["hash"]]}
+    seeded = {r["hash"] for f in ws.glob("software/*/spack.lock") for r in json.loads(f.read_text())["roots"]}
+    assert seeded == roots, f"{ws}/software: {sorted(seeded ^ roots)}"
     failures = fidelity.check(studies.load(study)["fidelity"], system, experiments)
     assert not failures, "\n".join(failures)
 
 
 def test_a_dry_run_from_the_cache_is_the_one_ramble_generates():
-    """scripts/dry-run.sh restores a workspace generated before from identical inputs
+    """make dry-run restores a workspace generated before from identical inputs
     (hpcaas/dryrun.py): its scripts and environments are what Ramble writes now, paths and all."""
-    generated = run("HPCAAS_DRYRUN_CACHE=0 scripts/dry-run.sh smoke local")
+    generated = run("HPCAAS_DRYRUN_CACHE=0 hpcaas dry-run smoke local")
     ws = Path(generated.stdout.strip().splitlines()[-1])
     fresh = {k: (e.script, e.specs) for k, e in dryrun.read(ws).items()}
-    cached = run("scripts/dry-run.sh smoke local")
+    cached = run("hpcaas dry-run smoke local")
     assert "generated before from identical inputs" in cached.stdout
     assert fresh and {k: (e.script, e.specs) for k, e in dryrun.read(ws).items()} == fresh
     assert str(ROOT) in next(iter(fresh.values()))[0]  # the project's own path, not the cache's placeholder

@@ -37,7 +37,11 @@ def llc_bytes() -> int:
 
 def dry_run(study):
     proc = subprocess.run(
-        ["scripts/dry-run.sh", study, SYSTEM, "small"], cwd=ROOT, capture_output=True, text=True, timeout=900
+        [".venv/bin/hpcaas", "dry-run", study, SYSTEM, "--scale", "small"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=900,
     )
     assert proc.returncode == 0, proc.stdout[-2000:] + proc.stderr[-2000:]
     return ROOT / proc.stdout.strip().splitlines()[-1]

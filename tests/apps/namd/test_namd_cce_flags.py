@@ -25,7 +25,7 @@ EXPECTED = {
 CRAYPE_DRIVERS = "/opt/cray/pe/craype/2.7.20/bin/"
 
 # Each spec is solved on the system's Spack config (testkit.solved: the site's cce, which does
-# not exist here, solves as scripts/concretize.py solves it); the script edits each one's arch file.
+# not exist here, solves as hpcaas/spack_python/concretize.py solves it); the script edits each one's arch file.
 SCRIPT = """
 import json, os, sys
 import spack.spec
