@@ -1,4 +1,4 @@
-"""What a generated workspace (`ramble workspace setup --dry-run`, scripts/dry-run.sh) holds, per
+"""What a generated workspace (`ramble workspace setup --dry-run`, hpcaas dry-run) holds, per
 experiment: its script's lines, the environment it sets, the Spack specs it activates, and the
 line of the workspace's all_experiments that submits it (`batch_submit`: sbatch and its options).
 Used by the fidelity check and the dry-run tests, so both read a workspace the same way."""
