@@ -200,6 +200,24 @@ def cmd_rpeak(args):
     _emit(peaks if df is None else rpeak.rpeak(df, args.metric, peaks, args.csv), args)
 
 
+def cmd_per_atom_step(args):
+    from analysis import files, peratom, rpeak
+
+    df = _read(args.csv)
+    peaks = None
+    if args.systems is not None:
+        if Path(args.systems).is_dir():
+            peaks = rpeak.from_configs(args.systems, _systems(df), gpu=args.gpu)
+        else:
+            peaks = rpeak.from_traits(files.read_traits(args.systems), args.systems)
+    _emit(
+        peratom.per_atom_step(
+            df, args.metric, args.atoms, args.csv, steps=args.steps, timestep=args.timestep, peaks=peaks
+        ),
+        args,
+    )
+
+
 def cmd_published(args):
     from analysis import published
 
@@ -305,7 +323,7 @@ def _common(p, metric=True, metric_required=True, direction=False):
 
 def _command(sub, run, help, **common):
     """The subcommand `run` (cmd_<name>) that reads a results CSV, with the common options."""
-    p = sub.add_parser(run.__name__.removeprefix("cmd_"), help=help)
+    p = sub.add_parser(run.__name__.removeprefix("cmd_").replace("_", "-"), help=help)
     p.add_argument(
         "csv",
         nargs="+",
@@ -390,6 +408,13 @@ def build_parser():
         help="how GPUs count (configs only; default: %(default)s)",
     )
     p.set_defaults(run=cmd_rpeak)
+
+    p = _command(sub, cmd_per_atom_step, "seconds per atom per MD step (IJHPCA'19 Figs. 8, 10), vs R_peak")
+    p.add_argument("--atoms", required=True, help="the FOM holding the model's atom count (e.g. Atoms)")
+    p.add_argument("--steps", help="the FOM holding the steps --metric (a time) covers (e.g. Steps)")
+    p.add_argument("--timestep", help="the FOM holding the MD time step in ps, for --metric in ns/day")
+    p.add_argument("--systems", help="system facts (configs/ folder or traits CSV): add the nodes' R_peak")
+    p.add_argument("--gpu", choices=["dp", "half_sp", "none"], default="dp", help="how GPUs count in R_peak")
 
     p = _command(sub, cmd_published, "measured vs published, cell by cell", metric=False)
     p.add_argument("--reference", required=True, help="published reference CSV")

@@ -17,6 +17,9 @@ DIMENSIONS = [
     "nodes",
     "ranks",
     "threads",
+    # GROMACS' PME-only ranks (mdrun -npme; -1: mdrun's own choice), an axis of Kutzner et al.'s
+    # protocol that IJHPCA'19 follows (Section 6).
+    "pme_ranks",
 ]
 
 #: The measurement itself.

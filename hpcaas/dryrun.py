@@ -1,5 +1,6 @@
-"""What a generated workspace (`ramble workspace setup --dry-run`, scripts/dry-run.sh) holds, per
-experiment: its script's lines, the environment it sets, and the Spack specs it activates.
+"""What a generated workspace (`ramble workspace setup --dry-run`, hpcaas dry-run) holds, per
+experiment: its script's lines, the environment it sets, the Spack specs it activates, and the
+line of the workspace's all_experiments that submits it (`batch_submit`: sbatch and its options).
 Used by the fidelity check and the dry-run tests, so both read a workspace the same way."""
 
 import os
@@ -22,6 +23,7 @@ class Experiment:
     lines: list = field(default_factory=list)  # script lines without Ramble's output redirection
     env: dict = field(default_factory=dict)  # exported, or set with `env A=B` on a launch line
     specs: list = field(default_factory=list)  # the activated Spack environment's specs
+    submit: str = ""  # the all_experiments line that submits (or runs) the script
 
     @property
     def key(self) -> str:
@@ -55,6 +57,8 @@ def read(ws) -> dict:
     """{<app>/<workload>/<name>: Experiment} of a generated workspace."""
     ws = Path(ws)
     out = {}
+    runs = ws / "all_experiments"
+    submits = runs.read_text().splitlines() if runs.is_file() else []
     for script in sorted((ws / "experiments").glob("*/*/*/execute_experiment")):
         app, workload, name = script.parent.relative_to(ws / "experiments").parts
         text = script.read_text()
@@ -63,7 +67,9 @@ def read(ws) -> dict:
         active = re.search(r"^spack env activate (\S+)$", text, re.M)
         if active and (Path(active.group(1)) / "spack.yaml").exists():
             specs = yaml.safe_load((Path(active.group(1)) / "spack.yaml").read_text())["spack"]["specs"]
-        exp = Experiment(app, workload, name, text, lines, _env(lines), [str(s) for s in specs])
+        tail = f"/experiments/{app}/{workload}/{name}/execute_experiment"
+        submit = next((line for line in submits if line.endswith(tail)), "")
+        exp = Experiment(app, workload, name, text, lines, _env(lines), [str(s) for s in specs], submit)
         out[exp.key] = exp
     return out
 

@@ -43,6 +43,8 @@ def _script(checks: dict, exp, ws: Path) -> dict:
             out[key] = {var: exp.env[var] for var in want if var in exp.env}
         elif key == "spec":
             out[key] = _closest(want, exp.specs)
+        elif key == "submit":
+            out[key] = _placeholders(exp.submit, ws)
     return out
 
 

@@ -15,6 +15,7 @@ and where the dry-run shows the value, so a changed value without a changed row 
         spec: "%cce@15.0.1"          #   a substring of a Spack spec the experiment activates
         command: "-n 8 "             #   a substring of a line of its script
         env: {FI_PROVIDER: cxi}      #   variables its script sets
+        submit: "--switches=1"       #   a substring of the line that submits it (batch_submit)
         experiments: 4               #   how many experiments the row covers
 
 `hpcaas study fidelity STUDY SYSTEM WORKSPACE` checks a dry-run workspace against the rows.
@@ -46,7 +47,7 @@ PARAMETERS = (
     "target",
     "metric",
 )
-RENDERS = ("spec", "command", "env", "experiments")
+RENDERS = ("spec", "command", "env", "submit", "experiments")
 
 
 def validate(rows, file, systems=()) -> list:
@@ -112,6 +113,8 @@ def check(rows, system, experiments) -> list:
                 failures.append(f"{label}: {exp.key}: no spec with {renders['spec']!r} in {exp.specs}")
             if "command" in renders and not any(renders["command"] in line for line in exp.lines):
                 failures.append(f"{label}: {exp.key}: no line with {renders['command']!r}")
+            if "submit" in renders and renders["submit"] not in exp.submit:
+                failures.append(f"{label}: {exp.key}: submitted by {exp.submit!r}, not with {renders['submit']!r}")
             for var, val in (renders.get("env") or {}).items():
                 if exp.env.get(var) != str(val):
                     failures.append(f"{label}: {exp.key}: {var}={exp.env.get(var)!r}, the row says {val!r}")

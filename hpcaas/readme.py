@@ -54,10 +54,15 @@ def fidelity_table(rows: list) -> str:
     return formats.markdown(df)
 
 
-def _check(check: dict) -> str:
-    kind, spec = next(iter(check.items()))
+def _check(row: dict) -> str:
+    from hpcaas import conclusions
+
+    kind, spec = next(iter(row["check"].items()))
+    if kind == "needs":
+        return f"not comparable here: needs {spec.strip()}"
     args = ", ".join(f"{k}: {v}" for k, v in spec.items())
-    return f"{kind} ({args})"
+    bound = conclusions.threshold(row)
+    return f"{kind} ({args})" + (f"; threshold, {bound}" if bound else "")
 
 
 def conclusions_table(rows: list) -> str:
@@ -71,7 +76,7 @@ def conclusions_table(rows: list) -> str:
                 "the paper's claim": f"\u201c{r['claim']}\u201d: {r['where']}",
                 "metric": r["metric"],
                 "rows": ", ".join(f"{k}={v}" for k, v in (r.get("where_rows") or {}).items()),
-                "check": _check(r["check"]),
+                "check": _check(r),
             }
             for r in rows
         ]
@@ -126,8 +131,9 @@ def render(study: str, doc: dict) -> str:
     if doc.get("conclusions"):
         parts.append(
             "## The paper's conclusions\n\n"
-            "`make reproduce` writes whether each holds on the results (holds, does not hold here, or "
-            "not comparable at this scale).\n\n" + conclusions_table(doc["conclusions"])
+            "`make reproduce` writes whether each holds on the results (holds, does not hold here, "
+            "not comparable at this scale, or not comparable here: the claim needs systems or data no "
+            "run here gives).\n\n" + conclusions_table(doc["conclusions"])
         )
     return "\n".join(parts)
 

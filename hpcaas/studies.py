@@ -199,6 +199,19 @@ def _derived(pub: dict, csv: str, out: Path):
     return path, None
 
 
+def reference_in_our_names(pub: dict, **read):
+    """A `published` entry's reference table with our column names and values (its `columns`,
+    `systems` and `values`); its metrics keep the paper's names (`metrics` maps them)."""
+    from analysis import files
+
+    reference = files.read_results(ROOT / pub["reference"], **read).rename(columns=pub.get("columns", {}))
+    values = {"system": pub.get("systems", {}), **pub.get("values", {})}
+    for column, mapping in values.items():
+        if mapping and column in reference:
+            reference[column] = reference[column].astype(str).replace({str(k): str(v) for k, v in mapping.items()})
+    return reference
+
+
 def _published_section(pub: dict, df, csv: str, out: Path) -> str:
     """Our numbers beside the paper's (one `published` entry), cell by cell, where the cells
     (system, nodes, ...) match; else why they cannot be compared."""
@@ -210,12 +223,7 @@ def _published_section(pub: dict, df, csv: str, out: Path) -> str:
             return f"Not comparable at this scale: {why}.\n"
         df = files.read_results(csv)
     reference_file = ROOT / pub["reference"]
-    reference = files.read_results(reference_file, value_decimals=True)
-    reference = reference.rename(columns=pub.get("columns", {}))
-    values = {"system": pub.get("systems", {}), **pub.get("values", {})}
-    for column, mapping in values.items():
-        if mapping and column in reference:
-            reference[column] = reference[column].astype(str).replace({str(k): str(v) for k, v in mapping.items()})
+    reference = reference_in_our_names(pub, value_decimals=True)
     mapping = {ours: theirs for theirs, ours in pub.get("metrics", {}).items()}
     ran_on = sorted(set(df["system"].astype(str))) if "system" in df else []
     why = published.not_comparable(df, reference, rename=mapping)

@@ -43,6 +43,46 @@ def test_each_version_a_study_names_is_the_version_its_lock_solved():
     assert not wrong, "\n".join(wrong)
 
 
+# A variant a manifest spec sets on a package: name=value (multi-valued: a,b). Flags and the
+# architecture are not variants.
+NOT_VARIANTS = {"target", "os", "arch", "platform", "cflags", "cxxflags", "fflags", "cppflags", "ldflags", "ldlibs"}
+
+
+def _variants(segment):
+    """(package name, {variant: [values]}) of one ^-separated part of a spec."""
+    words = re.sub(r"'[^']*'|\"[^\"]*\"", "''", segment).split()  # quoted flags hold '=' too
+    name = re.match(r"[a-z0-9][\w-]*", words[0]).group(0) if words and not words[0].startswith("%") else None
+    settings = dict(w.split("=", 1) for w in words[1:] if "=" in w and not w.startswith(("%", "-")))
+    return name, {k: v.split(",") for k, v in settings.items() if k not in NOT_VARIANTS}
+
+
+def test_each_variant_a_study_names_is_the_variant_its_lock_solved():
+    """`^cray-mpich netmod=ucx` (SC'23 Table 6's IB+CrayMpich+ucx) must solve to the UCX build, and
+    `^openmpi@4.1.4 fabrics=ofi schedulers=slurm` to a Slurm-enabled Open MPI: a lock holds a
+    package of that name with every variant value the manifest names."""
+    wrong, checked = [], 0
+    for study, system in PAIRS:
+        env = environments.folder(study, system)
+        solved = {}
+        for spec in json.loads((env / "spack.lock").read_text())["concrete_specs"].values():
+            solved.setdefault(spec["name"], []).append(spec["parameters"])
+        for spec in yaml.safe_load((env / "spack.yaml").read_text())["spack"]["specs"]:
+            for segment in re.split(r"\s\^", str(spec)):
+                name, wanted = _variants(segment)
+                if name not in solved or not wanted:
+                    continue
+                checked += 1
+
+                def has(params, variant, values):
+                    got = params.get(variant)
+                    got = [str(g) for g in got] if isinstance(got, list) else [str(got)]
+                    return set(values) <= set(got)
+
+                if not any(all(has(p, k, v) for k, v in wanted.items()) for p in solved[name]):
+                    wrong.append(f"{study} on {system}: {name} {wanted} asked, solved {solved[name]}")
+    assert checked and not wrong, "\n".join(wrong)
+
+
 def test_the_pairs_are_the_studies_paper_systems_and_the_validation_suite_on_every_system():
     committed = sorted(
         (p.parent.parent.name, p.parent.name)

@@ -11,6 +11,7 @@ tests/studies/<study>.yaml holds, per paper system, what the generated workspace
                    the generated workspace's path as {ws} (or a list of such lines: every one must be there)
           env: {VARIABLE: value}   exported by the script or set on the launch line
           spec: the Spack spec of the environment the script activates
+          submit: the all_experiments line that submits it ({ws} for the workspace's path)
 """
 
 import json
@@ -75,6 +76,8 @@ def test_dry_run_gives_the_papers_matrix(project, study, system):
             assert exp.env.get(var) == str(value), f"{name}: {var}={value} not set in\n{exp.script}"
         if "spec" in checks:
             assert checks["spec"] in exp.specs, f"{name}: {checks['spec']!r} not in {exp.specs}"
+        if "submit" in checks:
+            assert with_placeholders(exp.submit, ws) == checks["submit"], f"{name}: submitted by {exp.submit}"
     # The committed environment (and so its lock) is the one this study renders here,
     manifest = environments.folder(study, system) / "spack.yaml"
     committed = yaml.safe_load(manifest.read_text())["spack"]["specs"]

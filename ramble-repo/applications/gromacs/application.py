@@ -199,6 +199,16 @@ class Gromacs(BuiltinGromacs):
         contexts=["activity"],
     )
 
+    # The model's size and MD time step (md.log: "There are: 92224 Atoms", the input dump's
+    # "dt = 0.002"), from which IJHPCA'19's seconds per atom per step follow with ns/day
+    # (hpcaas-analyze per-atom-step).
+    figures_of_merit(
+        ("Atoms", r"^There are:\s*(?P<v>[0-9]+) Atoms\s*$", ""),
+        ("Time step", r"^\s+dt\s+=\s*(?P<v>[0-9]*\.?[0-9]+(?:[eE][-+]?[0-9]+)?)\s*$", "ps"),
+        log_file="{results_file}",
+        group_name="v",
+    )
+
     # Domain decomposition's load balance report (multi-rank runs).
     figures_of_merit(
         ("Average load imbalance", r"^\s*Average load imbalance:\s*(?P<v>" + NUM + r")\s*%", "%"),

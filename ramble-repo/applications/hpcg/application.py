@@ -166,12 +166,16 @@ class Hpcg(BuiltinHpcg):
 
     spack_package("hpcg", "hpcg@3.1 +openmp")
 
-    # The result file's first line: "HPCG-Benchmark" (3.1), "HPCG-Benchmark version: 3.0", or
-    # Intel's "n104-8p-1t version: V3.0"; NVIDIA's stdout opens with "start of application".
-    run_start_regex = r"^(?:HPCG-Benchmark\b|\S+ version: V3|start of application)"
+    # The result file's first line: "HPCG-Benchmark" (3.1), "HPCG-Benchmark version: 3.0",
+    # Intel's "n104-8p-1t version: V3.0" or Arm's "<host>-2ranks-1threads"; NVIDIA's stdout opens
+    # with "start of application".
+    run_start_regex = r"^(?:HPCG-Benchmark\b|\S+ version: V3|\S+-[0-9]+ranks-[0-9]+threads$|start of application)"
 
-    # 3.1's file ends in .txt, 3.0's in .yaml: take whichever this version wrote.
-    executable("move-log", "mv HPCG-Benchmark* {results_file}", use_mpi=False)
+    # The optimised HPCGs (PASC'19 ran them) are their vendors' binaries and names: Intel's
+    # xhpcg_avx2 ... (intel-optimized-hpcg), Arm's xhpcg (hpcg-for-arm); each writes its own
+    # result file name. 3.1's file ends in .txt, 3.0's in .yaml: take whichever this version wrote.
+    executable("execute", "{hpcg_binary}", use_mpi=True)
+    executable("move-log", "mv {hpcg_result_files} {results_file}", use_mpi=False)
 
     workload("standard", executables=["execute", "move-log"])
     workload("grid64", executables=["execute", "move-log"])
@@ -199,6 +203,19 @@ class Hpcg(BuiltinHpcg):
         )
     environment_variable(
         "OMP_NUM_THREADS", "{n_threads}", description="OpenMP threads per process", workloads=all_workloads
+    )
+    workload_variable(
+        "hpcg_binary",
+        default="xhpcg",
+        workloads=all_workloads,
+        description="The HPCG program: xhpcg (reference, Arm's), Intel's xhpcg_avx, xhpcg_avx2, xhpcg_skx",
+    )
+    workload_variable(
+        "hpcg_result_files",
+        default="HPCG-Benchmark*",
+        workloads=all_workloads,
+        description="The result file it writes (a glob): HPCG-Benchmark* (reference), "
+        "n*p-*t-V*.yaml (Intel's), *_HPCG-Benchmark_*.txt (Arm's)",
     )
     workload_variable(
         "results_file",
@@ -275,6 +292,9 @@ class Hpcg(BuiltinHpcg):
 # results are numbers, and the verdict is the "verified" criterion.
 for _text in ("Status", "ComputeDotProductMsg", "ComputeSPMVMsg", "ComputeMGMsg", "ComputeWAXPBYMsg"):
     del Hpcg.figures_of_merit[_text]
+# The builtin requires a package named hpcg in the environment; the optimised HPCGs are others
+# (intel-optimized-hpcg, hpcg-for-arm), and the environment is the study's.
+del Hpcg.required_packages["hpcg"]
 # The builtin pins gcc 9.3.0 and Intel MPI 2018: a study or the catalog renders the system's
 # compiler and MPI into the spec instead.
 del Hpcg.software_specs["impi2018"]

@@ -62,10 +62,10 @@ DEVICE_TIME = (
 
 
 class Lammps(ResultIdentity, BuiltinLammps):
-    """LAMMPS for S4 (Desmos/Angara): LJ weak scaling and the C30H62 oil model, each with the
-    CPU, GPU package and INTEL package builds; and the catalog's LJ melt written in the experiment.
+    """LAMMPS for S4 (Desmos/Angara): LJ weak scaling, the C30H62 oil and ApoA1 models, each with
+    the CPU, GPU package and INTEL package builds; and the catalog's LJ melt written in the experiment.
 
-    Adds to Ramble's builtin: a pinned spec without a compiler, an oil workload, an LJ workload
+    Adds to Ramble's builtin: a pinned spec without a compiler, oil and ApoA1 workloads, an LJ workload
     that downloads nothing (catalog), every number of LAMMPS' run summary (performance in every
     unit it prints, loop time, CPU use, the timing breakdown of every section, per-rank atom and
     neighbor statistics, neighbor list builds, memory, GPU package device times) and criteria
@@ -108,6 +108,14 @@ class Lammps(ResultIdentity, BuiltinLammps):
         "write-lj", template=[printf_command(LJ_INPUT, "{experiment_run_dir}/input.txt")], use_mpi=False, redirect=""
     )
 
+    # The builtin's set-timesteps ("s/run.*[0-9]+/..." in sed's basic syntax, where + is a plain
+    # character) never matches a "run 100" line, so a copied input kept its own step count.
+    executable(
+        "set-timesteps",
+        template=[r"sed -E -i 's/^(\s*run\s+)[0-9]+/\1{timesteps}/' {experiment_run_dir}/input.txt"],
+        use_mpi=False,
+    )
+
     # The catalog's: bench/in.lj written in the experiment, nothing downloaded.
     workload("lj_local", executables=["write-lj", "execute"], tags=["catalog"])
     # C30H62 (triacontane) oil, all-atom, real units: the study's input is not public.
@@ -118,11 +126,22 @@ class Lammps(ResultIdentity, BuiltinLammps):
         workload="oil",
         description="LAMMPS input of the C30H62 oil model (with its data file); " "not public: place it here",
     )
-    workload_variable("timesteps", default="100", workloads=["oil", "lj_local"], description="Number of timesteps")
+    # ApoA1 in water (92,224 atoms, CHARMM, PME), IJHPCA'19 Fig. 9: no public LAMMPS input (NAMD's
+    # benchmark files converted with LAMMPS' tools/ch2lmp is one way): the site's.
+    workload("apoa1", executables=["copy", "set-timesteps", "execute"])
+    workload_variable(
+        "input_path",
+        default="{workload_input_dir}/in.apoa1",
+        workload="apoa1",
+        description="LAMMPS input of the ApoA1 model (with its data file); not public: place it here",
+    )
+    workload_variable(
+        "timesteps", default="100", workloads=["oil", "apoa1", "lj_local"], description="Number of timesteps"
+    )
     workload_variable(
         "lammps_flags",
         default="",
-        workloads=["oil", "lj_local"],
+        workloads=["oil", "apoa1", "lj_local"],
         description="Additional execution flags for lammps (e.g. -sf gpu -pk gpu 1)",
     )
     for _axis in ("xx", "yy", "zz"):

@@ -51,6 +51,33 @@ class Opensbli(MakefilePackage):
 
     source_dir = join_path("apps", "OpenSBLI", "source")
 
+    # The benchmark Makefile's defines per section, kept when cxxflags replace its flags.
+    DEFINES = {"gnu": "-DUNIX", "clang": "-DUNIX", "intel": "-DMPICH_IGNORE_CXX_SEEK", "cray": ""}
+
+    def flag_handler(self, name, flags):
+        # cxxflags are the benchmark's own compile flags (OpenSBLI_ops.cpp, MPIFLAGS), as PASC'19
+        # Table 8 gives them per system: they replace its Makefile's, where the compiler wrapper
+        # would put them before the Makefile's (whose -fp-model strict ... would still apply).
+        # OPS' library keeps its Makefile's flags: its objects go into an `ar` archive, which an
+        # Intel -ipo object cannot (xiar would be needed).
+        if name == "cxxflags":
+            return (None, None, None)
+        return (flags, None, None)
+
+    def benchmark_flags(self):
+        """MPIFLAGS=... for the benchmark's make line: the spec's cxxflags (with the defines its
+        Makefile section needs), else what the recipe gives a section without flags, else None
+        (the Makefile's own: intel, cray)."""
+        flavour = OPS_COMPILER.get(self.spec.compiler.name, "gnu")
+        given = " ".join(self.spec.compiler_flags["cxxflags"])
+        if given:
+            return " ".join(f for f in (given, self.DEFINES.get(flavour, "")) if f)
+        # The gnu section compiles with MPIFLAGS = $(CCFLAGS) but never sets CCFLAGS (no -O3 at
+        # all); UoB-HPC's scripts passed these. The Makefile has no clang section (OPS' library
+        # has one), so for clang, aocc and arm MPIFLAGS is empty: the same flags (PASC'19 Table 8
+        # lists -O3 for the Arm compiler; -std=c99 of OPS' C flags is not for this C++ file).
+        return "-O3 -fPIC -DUNIX -Wall" if flavour in ("gnu", "clang") else None
+
     def make_variables(self):
         spec = self.spec
         return [
@@ -98,16 +125,9 @@ class Opensbli(MakefilePackage):
         with working_dir(join_path(self.source_dir, "OPS", "ops", "c")):
             make("core", "mpi", *variables, parallel=False)
         targets = ["OpenSBLI_mpi"] + (["OpenSBLI_mpi_openmp"] if spec.satisfies("+openmp") else [])
-        # The benchmark's gnu section compiles with MPIFLAGS = $(CCFLAGS) but never sets CCFLAGS
-        # (no -O3 at all); UoB-HPC's scripts passed these. Its Makefile has no clang section at
-        # all (OPS' library has one), so for clang, aocc and arm MPIFLAGS, which OpenSBLI_mpi
-        # compiles with, is empty: give it the same flags (PASC'19 Table 8 lists -O3 for the
-        # Arm compiler; -std=c99 of OPS' C flags is not for this C++ file).
-        flavour = OPS_COMPILER.get(spec.compiler.name, "gnu")
-        if flavour == "gnu":
-            variables.append("CCFLAGS=-O3 -fPIC -DUNIX -Wall")
-        elif flavour == "clang":
-            variables.append("MPIFLAGS=-O3 -fPIC -DUNIX -Wall")
+        flags = self.benchmark_flags()
+        if flags is not None:
+            variables.append(f"MPIFLAGS={flags}")
         # In the environment, not on the command line: the benchmark's Makefile appends to it
         # (OPS_INSTALL_PATH := $(OPS_INSTALL_PATH)/c), which a command-line value would override.
         ops = join_path(self.stage.source_path, self.source_dir, "OPS", "ops")
