@@ -8,9 +8,8 @@ import tempfile
 from pathlib import Path
 
 from hpcaas import render
-from hpcaas.paths import ROOT
 
-PROGRAM = ROOT / "hpcaas" / "ramble_python" / "resources.py"
+PROGRAM = Path(__file__).parent / "ramble_python" / "resources.py"  # the package's own, wherever the tree is
 
 
 def _whole(text: str, what: str, experiment: str) -> int:
@@ -48,11 +47,11 @@ def lacks(study: str, system: str, scale: str, nodes, cores_per_node: int) -> li
     if nodes is not None and widest[1][0] > nodes:
         out.append(f"{widest[1][0]} nodes for {widest[0]} (configs/{system} has {nodes})")
     for name, (n, ranks, threads) in sorted(found.items(), key=lambda item: -item[1][1] * item[1][2]):
-        have = min(n, nodes if nodes is not None else n) * cores_per_node
+        have = n * cores_per_node  # the nodes it asks for, each with the system's cores
         if ranks * threads > have:
             out.append(
                 f"{ranks * threads} cores for {name} ({ranks} ranks x {threads} threads on {n} nodes; "
-                f"{have} on {system})"
+                f"{n} nodes of {system} have {have})"
             )
             break
     return out

@@ -58,7 +58,10 @@ KEYS = {
     "conclusions",
     "ramble",
 }
-NEEDS = {"ranks", "nodes", "gpus", "licensed", "variables"}
+# What a study needs that its experiment matrix cannot say; the nodes and cores each experiment
+# asks for come from the matrix as Ramble expands it (hpcaas/needs.py).
+NEEDS = {"gpus", "licensed", "variables"}
+DERIVED = {"nodes", "ranks"}
 
 
 def study_file(study: str) -> Path:
@@ -83,15 +86,10 @@ def load(study: str) -> dict:
     unknown = set(doc) - KEYS
     if unknown:
         raise InputError(file, sorted(unknown)[0], f"one of {', '.join(sorted(KEYS))}")
-    needs = doc["needs"]
-    if not isinstance(needs, dict) or set(needs) - NEEDS:
-        raise InputError(file, "needs", f"a mapping with keys among {', '.join(sorted(NEEDS))}")
-    for key in ("ranks", "nodes", "gpus"):
-        if not isinstance(needs.get(key, 0), int) or needs.get(key, 0) < 0:
-            raise InputError(file, f"needs.{key}", "a whole number >= 0")
-    for key in ("licensed", "variables"):
-        if not isinstance(needs.get(key, []), list):
-            raise InputError(file, f"needs.{key}", "a list")
+    _check_needs(file, "needs", doc["needs"])
+    for name, preset in (doc.get("scales") or {}).items():
+        if isinstance(preset, dict) and "needs" in preset:
+            _check_needs(file, f"scales.{name}.needs", preset["needs"])
     for i, entry in enumerate(doc.get("analyses", [])):
         cmd, systems = _analysis_entry(entry)
         if not (isinstance(cmd, list) and cmd and all(isinstance(a, str) for a in cmd)):
@@ -123,6 +121,26 @@ def load(study: str) -> dict:
     return doc
 
 
+def _check_needs(file, key: str, needs):
+    if not isinstance(needs, dict):
+        raise InputError(file, key, f"a mapping with keys among {', '.join(sorted(NEEDS))}")
+    derived = sorted(set(needs) & DERIVED)
+    if derived:
+        raise InputError(
+            file,
+            f"{key}.{derived[0]}",
+            "not written: the nodes and ranks a study needs come from its experiment matrix as Ramble "
+            "expands it on the system (hpcaas/needs.py); remove it",
+        )
+    if set(needs) - NEEDS:
+        raise InputError(file, key, f"a mapping with keys among {', '.join(sorted(NEEDS))}")
+    if not isinstance(needs.get("gpus", 0), int) or needs.get("gpus", 0) < 0:
+        raise InputError(file, f"{key}.gpus", "a whole number >= 0")
+    for name in ("licensed", "variables"):
+        if not isinstance(needs.get(name, []), list):
+            raise InputError(file, f"{key}.{name}", "a list")
+
+
 def _analysis_entry(entry) -> tuple:
     """(hpcaas-analyze arguments, systems it needs: all of them in the results, or [])."""
     if isinstance(entry, dict):
@@ -143,19 +161,25 @@ def needs_at(doc: dict, scale: str) -> dict:
     return {**doc.get("needs", {}), **((doc.get("scales", {}).get(scale) or {}).get("needs", {}))}
 
 
-def missing(doc: dict, system: str, scale: str = "paper") -> list:
-    """What `system` lacks to run the study at `scale`, one sentence each (empty: it can run)."""
+def missing(study: str, system: str, scale: str = "paper", doc: dict = None) -> list:
+    """What `system` lacks to run the study at `scale`, one sentence each (empty: it can run):
+    the Ramble variables the study sweeps, then the nodes and cores of its widest experiments as
+    Ramble expands them there, the GPUs and the licensed sources."""
+    from hpcaas import needs as matrix
+
+    doc = doc or load(study)
     folder = CONFIGS / system
     sys_doc = check_system_dir(folder)
     needs, lacks = needs_at(doc, scale), []
-    nodes = value(sys_doc, "nodes") if "nodes" in sys_doc else None  # None: a cluster of any size
-    cores = value(sys_doc, "sockets") * value(sys_doc, "cores_per_socket")
-    want_nodes = needs.get("nodes", 1)
-    if nodes is not None and want_nodes > nodes:
-        lacks.append(f"{want_nodes} nodes (configs/{system} has {nodes})")
-    capacity = (nodes if nodes is not None else want_nodes) * cores
-    if needs.get("ranks", 1) > capacity:
-        lacks.append(f"{needs['ranks']} cores, one per rank ({capacity} on {system})")
+    variables = ramble_config(folder, sys_doc)["variables"]
+    for name in needs.get("variables", []):
+        if name not in variables:
+            lacks.append(f"the Ramble variable '{name}' the study sweeps (configs/{system}/ramble/variables.yaml)")
+    if not lacks:  # the matrix expands only once the variables it sweeps are there
+        nodes = value(sys_doc, "nodes") if "nodes" in sys_doc else None  # None: a cluster of any size
+        lacks += matrix.lacks(
+            study, system, scale, nodes, value(sys_doc, "sockets") * value(sys_doc, "cores_per_socket")
+        )
     gpus = sum(value(g, "count") for g in sys_doc.get("gpus", []))
     if needs.get("gpus", 0) > gpus:
         lacks.append(f"{needs['gpus']} GPUs per node ({gpus} on {system})")
@@ -165,10 +189,6 @@ def missing(doc: dict, system: str, scale: str = "paper") -> list:
                 f"the licensed source {name}: download it from its vendor and put it in mirror/ "
                 "(Spack then finds it by checksum)"
             )
-    variables = ramble_config(folder, sys_doc)["variables"]
-    for name in needs.get("variables", []):
-        if name not in variables:
-            lacks.append(f"the Ramble variable '{name}' the study sweeps (configs/{system}/ramble/variables.yaml)")
     return lacks
 
 
@@ -365,7 +385,7 @@ def register(sub):
 
 def _main(args) -> int:
     if args.study_command == "check":
-        lacks = missing(load(args.study), args.system, args.scale)
+        lacks = missing(args.study, args.system, args.scale)
         if lacks:
             print(f"{args.study} cannot run on {args.system}; it needs " + "; ".join(lacks), file=sys.stderr)
             return 2

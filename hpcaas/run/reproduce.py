@@ -12,10 +12,11 @@ from hpcaas.run.study import Run
 
 def reproduce(study: str, system: str, scale: str = "paper", profile: str = None) -> int:
     doc = studies.load(study)
-    lacks = studies.missing(doc, system, scale)
+    lacks = studies.missing(study, system, scale, doc)
     if lacks:
         hint = ""
-        if scale != "small" and "small" in (doc.get("scales") or {}) and not studies.missing(doc, system, "small"):
+        small = "small" in (doc.get("scales") or {})
+        if scale != "small" and small and not studies.missing(study, system, "small", doc):
             hint = f"; its small preset runs there: make reproduce STUDY={study} SYSTEM={system} SCALE=small"
         print(f"{study} cannot run on {system}; it needs " + "; ".join(lacks) + hint, file=sys.stderr)
         return 2

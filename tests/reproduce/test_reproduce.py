@@ -21,7 +21,18 @@ def own_tree(tmp_path, study, doc):
     root = tmp_path / "tree"
     (root / "ramble-workspaces" / study).mkdir(parents=True)
     (root / "ramble-workspaces" / study / "study.yaml").write_text(yaml.safe_dump(doc))
-    for shared in ("configs", "reference", "mirror", "pins.env"):
+    for shared in (
+        "configs",
+        "reference",
+        "mirror",
+        "pins.env",
+        ".tools",
+        ".venv",
+        "setup-env.sh",
+        "ramble-repo",
+        "spack-repo",
+        "spack-config",
+    ):
         (root / shared).symlink_to(ROOT / shared)
     return root / "ramble-workspaces" / study, {**os.environ, "HPCAAS_ROOT": str(root)}
 
@@ -101,32 +112,63 @@ def test_a_study_the_system_cannot_run_stops_before_running(project):
     assert (sorted(runs.iterdir()) if runs.exists() else []) == before
 
 
-def test_paper_scale_needs_are_checked_against_the_system(tmp_path):
-    """nodes, cores, GPUs and licensed sources, on a copy of a study with paper-scale needs."""
+def test_the_nodes_and_cores_a_study_needs_come_from_its_matrix(tmp_path):
+    """Nodes and cores are what Ramble expands the experiments to on the system (never typed in
+    needs); GPUs and licensed sources are what the matrix cannot say. The system's own counts are
+    read from its facts, so the test holds on any machine make system describes."""
+    facts = yaml.safe_load((ROOT / "configs/local-slurm/system.yaml").read_text())
+    nodes = facts["nodes"]["value"]
+    cores = facts["sockets"]["value"] * facts["cores_per_socket"]["value"]
+    wide, many = nodes + 6, nodes * cores + 1  # more nodes than it has; more ranks than its nodes have cores
     doc = {
         "question": "q",
         "paper": "p",
-        "ramble": RAMBLE,
-        "needs": {"nodes": 8, "ranks": 224, "gpus": 1, "licensed": ["NAMD_3.0_Source.tar.gz"]},
+        "needs": {"gpus": 1, "licensed": ["NAMD_3.0_Source.tar.gz"]},
+        "ramble": {
+            "variants": {"package_manager": "spack"},
+            "applications": {
+                "hpcc": {
+                    "workloads": {
+                        "standard": {
+                            "experiments": {
+                                "wide": {"variables": {"n_nodes": str(wide), "n_ranks": str(wide)}},
+                                "many": {"variables": {"n_nodes": str(nodes), "n_ranks": str(many)}},
+                            }
+                        }
+                    }
+                }
+            },
+            "software": {"packages": {}, "environments": {}},
+        },
     }
     _, env = own_tree(tmp_path, "_test-needs", doc)
     proc = subprocess.run(
         [HPCAAS, "study", "check", "_test-needs", "local-slurm"], cwd=ROOT, capture_output=True, text=True, env=env
     )
-    assert proc.returncode == 2
+    assert proc.returncode == 2, proc.stderr
     assert proc.stderr.strip() == (
-        "_test-needs cannot run on local-slurm; it needs 8 nodes (configs/local-slurm has 2); "
-        "224 cores, one per rank (2 on local-slurm); 1 GPUs per node (0 on local-slurm); "
+        f"_test-needs cannot run on local-slurm; it needs {wide} nodes for hpcc.standard.wide "
+        f"(configs/local-slurm has {nodes}); {many} cores for hpcc.standard.many ({many} ranks x 1 threads "
+        f"on {nodes} nodes; {nodes} nodes of local-slurm have {nodes * cores}); 1 GPUs per node (0 on local-slurm); "
         "the licensed source NAMD_3.0_Source.tar.gz: download it from its vendor and put it in "
         "mirror/ (Spack then finds it by checksum)"
     )
+
+
+def test_nodes_or_ranks_written_in_needs_are_refused(tmp_path):
+    _, env = own_tree(tmp_path, "_test-needs", {"question": "q", "paper": "p", "ramble": RAMBLE, "needs": {"nodes": 2}})
+    proc = subprocess.run(
+        [HPCAAS, "study", "check", "_test-needs", "local"], cwd=ROOT, capture_output=True, text=True, env=env
+    )
+    assert proc.returncode == 2
+    assert proc.stderr.count("\n") == 1 and "needs.nodes: not written: the nodes and ranks" in proc.stderr
 
 
 @pytest.mark.parametrize(
     "doc, key",
     [
         ({"paper": "p", "ramble": RAMBLE, "needs": {}}, "question"),
-        ({"question": "q", "paper": "p", "ramble": RAMBLE, "needs": {"nodes": -1}}, "needs.nodes"),
+        ({"question": "q", "paper": "p", "ramble": RAMBLE, "needs": {"gpus": -1}}, "needs.gpus"),
         ({"question": "q", "paper": "p", "ramble": RAMBLE, "needs": {"cores": 2}}, "needs"),
         ({"question": "q", "paper": "p", "ramble": RAMBLE, "needs": {}, "analyses": ["table"]}, "analyses.0"),
         (
