@@ -7,6 +7,7 @@ import json
 import shutil
 
 import pytest
+import yaml
 from analysis_testkit import WORKSPACE, cli
 
 from analysis import collect, files
@@ -80,7 +81,9 @@ def test_provenance(rows, tmp_path):
     before = collect.spack_inputs_hash(tmp_path, "aws-hpc7a-efa")
     assert before == inputs_hash("aws-hpc7a-efa") and len(before) == 64
     compilers = tmp_path / "aws-hpc7a-efa/spack/compilers.yaml"
-    compilers.write_text(compilers.read_text().replace("gcc@=7.3.1", "gcc@=7.3.2"))
+    doc = yaml.safe_load(compilers.read_text())
+    doc["compilers"][0]["compiler"]["spec"] += ".1"  # another version of the same compiler
+    compilers.write_text(yaml.safe_dump(doc))
     assert collect.spack_inputs_hash(tmp_path, "aws-hpc7a-efa") != before
     given = collect.collect(WORKSPACE, configs_dir=tmp_path, spack_lock="s", commit="c", inputs_hash="h")
     assert (set(given["spack_lock_hash"]), set(given["project_commit"]), set(given["spack_inputs_hash"])) == (
