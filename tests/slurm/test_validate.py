@@ -53,14 +53,21 @@ def baseline(project, cluster, tmp_path_factory):
 
 
 def test_unchanged_machine_passes_node_by_node(cluster, baseline):
+    """PASS on every node and part; on a shared machine whose neighbours make the repeats spread,
+    a part may be UNSTABLE (a non-zero exit, saying so), never FAIL: noise never widens a tolerance."""
     proc = make(cluster, "validate", "NODES=all", f"BASELINE={baseline}")
-    assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-2000:]
-    assert proc.stdout.splitlines()[-1] == "PASS"
+    verdict = proc.stdout.splitlines()[-1]
+    assert verdict in ("PASS", "UNSTABLE") and (proc.returncode == 0) == (verdict == "PASS"), (
+        proc.stdout[-3000:] + proc.stderr[-2000:]
+    )
     got = verdicts()
     assert {n for n, _ in got} == {"n1", "n2", "all"}
-    assert {got[(n, p)] for n in ("n1", "n2") for p in ("compute", "memory", "io")} == {"PASS"}
+    parts = {got[(n, p)] for n in ("n1", "n2") for p in ("compute", "memory", "io")}
+    assert parts <= {"PASS", "UNSTABLE"} and (verdict == "PASS") == (parts == {"PASS"}), got
     report = (LATEST / "report.md").read_text()
-    assert report.startswith("# Validation of local-slurm: PASS")
+    assert report.startswith(f"# Validation of local-slurm: {verdict}")
+    if verdict == "UNSTABLE":
+        assert "more repeats or a quieter machine needed" in report
     assert "Fault injected: none." in report and "Machine load: 1-minute load average" in report
 
 
