@@ -89,7 +89,7 @@ class NodeValidation(ExecutableApplication):
     executable(
         "suite",
         template=[
-            "cp {suite_script} {experiment_run_dir}/suite.sh",
+            "cp {suite_script} {corunner_script} {experiment_run_dir}/",
             "PPN={processes_per_node} CORES={cores_per_node} HPL_N={hpl_n} HPCC_N={hpcc_n} FIO_SIZE={fio_size} "
             "SCRATCH='{scratch_dir}' FAULT='{fault}' FAULT_NODE='{faulty_node}' FABRIC='{fabric}' "
             "bash {experiment_run_dir}/suite.sh {results_file}",
@@ -120,7 +120,9 @@ class NodeValidation(ExecutableApplication):
         # The job runs a copy in its run directory: bash reads a script as it goes, so an edit
         # during a run would change it midway, and the copy says what ran.
         super().set_variables(variables, experiment_set)
-        self.variables["suite_script"] = os.path.join(os.path.dirname(self._file_path), "suite.sh")
+        here = os.path.dirname(self._file_path)
+        self.variables["suite_script"] = os.path.join(here, "suite.sh")
+        self.variables["corunner_script"] = os.path.join(here, "corunner.py")  # suite.sh's fault co-runner
 
     log_criteria(RESULTS, completed=r"^== suite done ==$")
 

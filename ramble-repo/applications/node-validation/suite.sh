@@ -42,22 +42,7 @@ task() {
     esac
     local pid=""
     if [ -n "$corunner" ]; then
-        python3 - "$corunner" <<'EOF' &
-import sys, time
-kind, _, share = sys.argv[1].partition(":")
-if kind == "cpu":  # busy for share % of each 100 ms of its own CPU time, asleep the rest
-    busy = float(share) / 100 * 0.1
-    while True:
-        start = time.process_time()
-        while time.process_time() - start < busy:
-            pass
-        time.sleep(0.1 - busy)
-else:  # copy 256 MiB back and forth: memory bandwidth taken from the node
-    a = bytearray(256 << 20)
-    while True:
-        b = bytes(a)
-        a[:] = b
-EOF
+        python3 "$here/corunner.py" "$corunner" &
         pid=$!
     fi
     local TIMEFORMAT="timing| real %R user %U sys %S" rc
