@@ -87,7 +87,7 @@ def main(argv=None) -> int:
     ap.add_argument("--timeout", type=float, default=3600, help="seconds to wait (default 3600)")
     ap.add_argument("--jobcomp", type=Path, help="job completion log (default: $HPCAAS_SLURM_JOBCOMP)")
     ap.add_argument("--csv", type=Path, help="also write the jobs' statistics (jobstats columns) here")
-    ap.add_argument("--expect", type=int, default=0, help="how many jobs to count in the progress lines")
+    ap.add_argument("--expect", type=int, default=0, help="print a line per job as it ends, counting to N")
     args = ap.parse_args(argv)
     if not args.ids and args.name_prefix is None and args.workdir is None and args.since is None:
         ap.error("give job ids or at least one of --name-prefix, --workdir, --since")
@@ -99,9 +99,10 @@ def main(argv=None) -> int:
         while True:
             waiting = queued(args)
             seen |= {j["job_id"] for j in waiting}
-            told |= tell_ended(
-                seen - {j["job_id"] for j in waiting} - told, jobcomp, len(told), max(args.expect, len(seen))
-            )
+            if args.expect:  # the progress lines; the summary below stays the output to parse
+                told |= tell_ended(
+                    seen - {j["job_id"] for j in waiting} - told, jobcomp, len(told), max(args.expect, len(seen))
+                )
             if not waiting:
                 break
             if time.monotonic() > deadline:

@@ -6,12 +6,18 @@ store (the catalog, the patch tests of tests/apps/<app>/); `runs` runs studies a
 project's shared folders (ramble-workspaces/, results/, configs/local*, the Slurm cluster).
 Tests marked `exclusive` (they judge performance) run afterwards, alone on the machine."""
 
+import os
 import subprocess
 from fnmatch import fnmatch
 from pathlib import Path
 
 import pytest
 from testkit import ROOT
+
+# make test runs pytest inside make: the make commands tests run would be sub-makes, which print
+# "make[1]: Entering directory" around a command's own output. Each is a user's make.
+for _name in ("MAKELEVEL", "MAKEFLAGS", "MFLAGS"):
+    os.environ.pop(_name, None)
 
 GROUPS = {
     "store": ["apps/*/*", "catalog/*"],
@@ -24,7 +30,7 @@ GROUPS = {
         "studies/test_render.py",
         "studies/test_small_presets.py",
         "systems/test_probe.py",  # writes a system into configs/ (a pair of environments/) and runs Slurm
-        "validate/test_bad_input.py",
+        "validate/test_validate_bad_input.py",
     ],
 }
 

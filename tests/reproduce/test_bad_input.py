@@ -16,9 +16,9 @@ CASES = {
         ("smoke", "local", "paper"),
     ),
     "a value outside the study's choices": (
-        ["run", "validate", "local", "--set", "pin=nonsense"],
-        "hpcaas run: SET: pin=nonsense: pin takes one of core0, kill, none, slowblas",
-        ("validate", "local", "paper"),
+        ["run", "fault-injection", "local", "--set", "fault=nonsense"],
+        "hpcaas run: SET: fault=nonsense: fault takes one of exit3, ",  # the study's fault_<name> values
+        ("fault-injection", "local", "paper"),
     ),
     "not name=value": (
         ["run", "smoke", "local", "--set", "pin"],

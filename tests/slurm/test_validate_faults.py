@@ -76,7 +76,7 @@ def test_failed_experiments_are_left_out_of_every_metric(fault_run):
         [
             str(ROOT / ".venv/bin/hpcaas-analyze"),
             "best",
-            str(ROOT / "results" / STUDY / "results.csv"),
+            str(place(STUDY, "local-slurm").latest / "results.csv"),
             "--metric",
             "HPL_Tflops",
             "--by",
