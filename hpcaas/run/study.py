@@ -180,7 +180,8 @@ class Run:
                 "--workdir",
                 self.ws,
                 "--since",
-                str(t0),
+                # Slurm records submit times in whole seconds: a job submitted in t0's second counts.
+                str(int(t0)),
                 "--csv",
                 self.run_dir / "jobs.csv",
                 "--expect",
