@@ -61,5 +61,7 @@ def test_osu_small_preset_through_slurm(project, slurm_cluster: Cluster):
     assert "#SBATCH --nodes=2" in script and "#SBATCH --ntasks=2" in script
 
     report = (PLACE.latest / "report.md").read_text()
+    # The report opens with how local-slurm differs from the paper's systems (after its title).
+    assert report.split("\n## ")[1].startswith("How this system differs from the paper's"), report[:600]
     assert "## hpcaas-analyze table --metric Latency --rows context --cols system fabric" in report
     assert "failed (exit" not in report
