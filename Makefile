@@ -57,7 +57,7 @@ test: ## Lint, then the test suite (unit tests, FOMs on real logs, dry-runs, the
 	@scripts/lint.sh
 	@scripts/test.sh
 
-test-long: ## The long tier: the catalog built and run, studies and validation gates through the Slurm cluster
+test-long: ## The long tier: studies, validation gates and the probed system through the Slurm cluster
 	@scripts/setup.sh
 	@scripts/test.sh --tier long
 
@@ -65,7 +65,7 @@ test-locks: ## Solve every committed Spack lock again (CI runs it when a Spack i
 	@scripts/setup.sh
 	@$(PYTHON) -m pytest -m slow tests/environments
 
-test-slow: ## The slow tier: every committed Spack lock solved again; HPCToolkit's hpcrun on a real MPI program
+test-slow: ## The slow tier: every committed Spack lock solved again; HPCToolkit's hpcrun on a real MPI program; the catalog built and run
 	@scripts/setup.sh
 	@$(PYTHON) -m pytest -m slow
 

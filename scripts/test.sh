@@ -4,7 +4,7 @@
 # group), then its `exclusive` tests, which judge performance, alone. Exit 1 if either failed.
 # Usage: scripts/test.sh [--tier fast|long] [pytest arguments]
 #   fast (make test): every test but the long and slow tiers;
-#   long (make test-long): the real runs that take minutes each (`long`: the catalog, the
+#   long (make test-long): the real runs that take minutes each (`long`: the
 #   studies and the validation gates through the Slurm cluster).
 # Extra arguments go to both pytest runs (e.g. scripts/test.sh tests/slurm).
 source "$(dirname "$0")/lib.sh"
