@@ -145,7 +145,7 @@ def test_make_validate_runs_on_the_probed_system(cluster):
         shutil.rmtree(ROOT / "configs" / name, ignore_errors=True)
         (ROOT / "baselines" / f"{name}.csv").unlink(missing_ok=True)
     assert "produced no results" not in proc.stderr, proc.stderr[-3000:]
-    assert re.search(r"^(PASS|FAIL)$", proc.stdout, re.M), proc.stdout[-3000:]  # the verdict, whichever
+    assert re.search(r"^(PASS|FAIL|UNSTABLE)$", proc.stdout, re.M), proc.stdout[-3000:]  # the verdict, whichever
     assert proc.returncode in (0, 2), proc.stderr[-3000:]  # make's status of validate.sh's 0 (PASS) or 1 (FAIL)
 
 
