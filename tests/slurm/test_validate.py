@@ -95,5 +95,6 @@ def test_a_killed_tool_fails_its_node_and_never_becomes_a_baseline(cluster, base
     assert proc.returncode != 0 and "not writing a baseline" in proc.stderr, proc.stdout[-2000:] + proc.stderr
     assert not new.exists() and baseline.read_bytes() == before
     got = verdicts()
-    assert {got[("n2", p)] for p in ("compute", "memory", "io")} == {"FAIL"}
+    # HPL and HPCC outlive the 3 s the fault gives each tool; STREAM and fio may finish within them.
+    assert got[("n2", "compute")] == "FAIL" and got[("n1", "compute")] != "FAIL"
     assert "exit status 137" in (LATEST / "report.md").read_text()
