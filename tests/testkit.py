@@ -5,6 +5,7 @@ stack ran."""
 
 import os
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -29,6 +30,16 @@ def run(cmd, check=True, env=None, timeout=1800, cwd=ROOT):
             f"`{cmd}` exited {proc.returncode}\n--- stdout\n{proc.stdout[-4000:]}\n--- stderr\n{proc.stderr[-4000:]}"
         )
     return proc
+
+
+def systems_cli(*args, configs):
+    """`hpcaas systems --configs CONFIGS ARGS...` in a process of its own."""
+    return subprocess.run(
+        [sys.executable, "-m", "hpcaas", "systems", "--configs", str(configs), *args],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+    )
 
 
 def place(study, system="local", scale="paper"):

@@ -6,12 +6,11 @@ import json
 import re
 import shlex
 import shutil
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 import yaml
+from testkit import systems_cli
 
 from analysis.errors import InputError
 from hpcaas import systems
@@ -25,12 +24,7 @@ BASE = "aws-hpc7a-efa"  # the valid file the broken copies are made from (a clou
 
 
 def cli(*args, configs=CONFIGS):
-    return subprocess.run(
-        [sys.executable, "-m", "hpcaas", "systems", "--configs", str(configs), *args],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-    )
+    return systems_cli(*args, configs=configs)
 
 
 def test_the_studies_systems_are_all_there():

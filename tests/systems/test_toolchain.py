@@ -3,12 +3,12 @@ Spack v0.23.1 vendors it: a copy whose compiler cannot build for its target is r
 line naming both (hpcaas/toolchain.py)."""
 
 import shutil
-import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 import yaml
+from testkit import systems_cli
 
 from analysis.errors import InputError
 from hpcaas import environments, systems, toolchain
@@ -18,12 +18,7 @@ SYSTEMS = [p.name for p in systems.system_folders(CONFIGS) if p.name not in envi
 
 
 def cli(*args, configs=CONFIGS):
-    return subprocess.run(
-        [sys.executable, "-m", "hpcaas", "systems", "--configs", str(configs), *args],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-    )
+    return systems_cli(*args, configs=configs)
 
 
 def too_old(compiler: str, target: str) -> str:
