@@ -161,7 +161,7 @@ def hardware_facts(node: dict, target: str, src: str) -> dict:
         "dp_flops_per_cycle": fact(
             node["dp_flops_per_cycle"], src, "2 FMA pipes x SIMD width / 64 bit x 2 FLOP (assumed)", verified=False
         ),
-        "memory_per_node_gib": fact(node["memory_gib"], src),
+        "memory_per_node_gib": fact(node["memory_gib"], src, node.get("memory_note")),
         "last_level_cache_mib": fact(node["llc_mib"], src),
         "l1d_cache_kib": fact(node["l1d_kib"], src),
         "l2_cache_kib": fact(node["l2_kib"], src),
@@ -352,6 +352,12 @@ def slurm_nodes(up_sh=ROOT / "slurm/up.sh") -> int:
     )
 
 
+def share_gib(nodes: int) -> float:
+    """Each emulated node's memory in GiB: the RealMemory slurm/up.sh gives it (MemTotal in MiB
+    divided among the nodes), as a job on it reads it back (probe.memory_gib)."""
+    return round(probe.memory_mib() // nodes / 1024, 1)
+
+
 def emulated_cpus(node: int, nodes: int) -> set:
     """The CPUs slurm/up.sh gives emulated node `node` (1-based) of `nodes`: its share of the
     cores, with their hardware threads (up.sh's CpuSpecList layout)."""
@@ -448,9 +454,10 @@ def write_local_slurm(out: Path, local: dict, target: str, launchers: dict):
             # The emulated nodes run on one host: each has its share of its memory (a study sized
             # from a node's memory must not ask for all of the host's on every node at once).
             "memory_per_node_gib": fact(
-                round(local["memory_per_node_gib"]["value"] / nodes, 1),
+                share_gib(nodes),
                 "up-sh",
-                f"{local['memory_per_node_gib']['value']} GiB of this machine shared by the {nodes} nodes",
+                f"Slurm's RealMemory: this machine's {local['memory_per_node_gib']['value']} GiB"
+                f" shared by the {nodes} nodes",
             ),
             "interconnect": {
                 "kind": fact(link["kind"], "up-sh", "the loopback interface: the emulated nodes are one host"),

@@ -163,13 +163,30 @@ def caches(cpus: set) -> dict:
     return out
 
 
-def memory_gib():
+def memory_mib():
+    """MemTotal of /proc/meminfo in MiB, or None."""
     try:
         with open("/proc/meminfo") as f:
             kib = next(int(line.split()[1]) for line in f if line.startswith("MemTotal"))
     except (OSError, StopIteration):
         return None
-    return round(kib / 2**20, 1)
+    return kib // 1024
+
+
+def memory_gib():
+    """(GiB, note): what a job on this node may use. Under Slurm, the node's RealMemory where it
+    is below MemTotal (what the scheduler gives jobs, and what a study sized from a node's memory
+    may ask for; on local-slurm each emulated node's share of the host)."""
+    mib = memory_mib()
+    if mib is None:
+        return None, "no /proc/meminfo"
+    node = os.environ.get("SLURMD_NODENAME")
+    real = re.search(r"\bRealMemory=([0-9]+)", _run("scontrol", "show", "node", "-o", node)) if node else None
+    if real and 0 < int(real.group(1)) < mib:
+        return round(int(real.group(1)) / 1024, 1), (
+            f"Slurm's RealMemory, what jobs on the node may use (MemTotal {round(mib / 1024, 1)} GiB)"
+        )
+    return round(mib / 1024, 1), "MemTotal of /proc/meminfo"
 
 
 def gpus() -> list:
@@ -294,7 +311,7 @@ def node_facts(cpus=None, peers=()) -> dict:
         "clock_note": clock_note,
         "vector_width_bits": width,
         "dp_flops_per_cycle": flops,
-        "memory_gib": memory_gib(),
+        **dict(zip(("memory_gib", "memory_note"), memory_gib())),
         **caches(cpus),
         "gpus": gpus(),
         "fabric": fabric(peers),

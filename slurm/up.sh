@@ -76,6 +76,10 @@ read -r sockets cores threads < <(slurmd -C | sed -n 's/.*SocketsPerBoard=\([0-9
 total_cores=$((sockets * cores))
 [ "$nodes" -le "$total_cores" ] || say "$nodes nodes on $total_cores cores: nodes share cores"
 per_node=$((total_cores >= nodes ? total_cores / nodes : 1))
+# Each node's RealMemory is its share of the host's (MemTotal in MiB / nodes), so a job sized
+# from a node's memory does not ask every node for all of it; hpcaas/local.py's share_gib says
+# the same of configs/local-slurm.
+memory=$(($(awk '/^MemTotal:/ {print $2}' /proc/meminfo) / 1024 / nodes))
 host=$(hostname -s)
 node_lines=""
 for ((i = 0; i < nodes; i++)); do
@@ -89,7 +93,7 @@ for ((i = 0; i < nodes; i++)); do
         done
     fi
     line="NodeName=n$((i + 1)) NodeHostname=localhost NodeAddr=127.0.0.1 Port=$((slurmd_port + i))"
-    line+=" Sockets=$sockets CoresPerSocket=$cores ThreadsPerCore=$threads"
+    line+=" Sockets=$sockets CoresPerSocket=$cores ThreadsPerCore=$threads RealMemory=$memory"
     [ ${#spec[@]} -gt 0 ] && line+=" CpuSpecList=$(IFS=,; echo "${spec[*]}")"
     node_lines+="$line State=UNKNOWN"$'\n'
 done
