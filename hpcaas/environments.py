@@ -245,6 +245,25 @@ def seed(workspace, env: Path, system: str) -> list:
     return seeded
 
 
+def store(env: dict) -> Path:
+    """Spack's install tree, as spack-config/config.yaml (the only scope that sets it) gives it
+    under the environment `env` (its $HPCAAS_CACHE)."""
+    root = yaml.safe_load((ROOT / "spack-config/config.yaml").read_text())["config"]["install_tree"]["root"]
+    return Path(re.sub(r"\$(\w+)", lambda m: env.get(m.group(1), m.group(0)), root))
+
+
+def installed(env: Path, store: Path) -> bool:
+    """Whether every spec of env's spack.lock is installed in the Spack store `store` (its
+    database says so and the prefix is there): `spack install` would then do nothing but start
+    up, seconds per environment."""
+    try:
+        specs = json.loads((env / "spack.lock").read_text())["concrete_specs"]
+        db = json.loads((store / ".spack-db/index.json").read_text())["database"]["installs"]
+    except (OSError, ValueError, KeyError):
+        return False
+    return all(db.get(h, {}).get("installed") and Path(db[h].get("path") or "/nonexistent").is_dir() for h in specs)
+
+
 def lock_hash(env: Path) -> str:
     """sha256 of a folder's spack.lock: a result's spack_lock_hash when its run used it."""
     return hashlib.sha256((env / "spack.lock").read_bytes()).hexdigest()

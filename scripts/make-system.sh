@@ -30,7 +30,7 @@ spack_find() {
     rm -f "$dir/linux/compilers.yaml"
 }
 
-scheduler="" partition="" configs=$HPCAAS_ROOT/configs
+scheduler="" partition="" configs=$HPCAAS_ROOT/configs reuse=0
 while [ $# -gt 0 ]; do
     case $1 in
         --node)
@@ -48,6 +48,7 @@ while [ $# -gt 0 ]; do
             "$VENV/bin/python" -m hpcaas.probe --peers "${peers[@]}" >"$out/facts.json"
             exit 0
             ;;
+        --reuse) reuse=1; shift ;;  # make setup: a description kept for this very machine will do
         --scheduler) scheduler=$2; shift 2 ;;
         --partition) partition=$2; shift 2 ;;
         --configs) configs=$(realpath "$2"); shift 2 ;;  # where to write it (default: configs/)
@@ -59,6 +60,27 @@ done
 if [ -z "$scheduler" ]; then
     out=configs/local
     mkdir -p configs
+    # The machine's description is kept per fingerprint (the CPU, memory, kernel, OS and its
+    # packages, PATH, the pinned Spack and the code that describes), so a new clone on the same
+    # machine copies it (make setup: --reuse) instead of asking Spack again; `make system`
+    # describes anew and refreshes the copy.
+    fingerprint=$({
+        grep -m1 '^model name' /proc/cpuinfo; grep -m1 '^flags' /proc/cpuinfo
+        nproc; grep '^MemTotal' /proc/meminfo; uname -r; hostname; cat /etc/os-release
+        sha256sum /var/lib/dpkg/status 2>/dev/null; echo "$PATH ${HPCAAS_SLURM_NODES:-}"
+        cat pins.env scripts/make-system.sh hpcaas/local.py hpcaas/probe.py slurm/up.sh
+    } | sha256sum | cut -c1-16)
+    kept=$HPCAAS_CACHE/systems/local-$fingerprint
+    # (Its externals' prefixes, hpcaas/local.py's links in the cache, must still be there.)
+    if [ "$reuse" = 1 ] && [ -f "$kept/local/system.yaml" ] &&
+        sed -n 's/^ *prefix: *//p' "$kept/local/spack/packages.yaml" | xargs -r -n1 test -d; then
+        tmp=$(mktemp -d "$HPCAAS_ROOT/configs/.local.XXXXXX")
+        cp -a "$kept/local/." "$tmp/" && cp -a "$kept/local-slurm" "configs/.local-slurm.new" ||
+            die "cannot copy the machine's description from $kept"
+        rm -rf "$out" configs/local-slurm && mv "$tmp" "$out" && mv configs/.local-slurm.new configs/local-slurm
+        say "configs/local/ as this machine was described before ($kept; make system describes it anew)"
+        exit 0
+    fi
     tmp=$(mktemp -d "$HPCAAS_ROOT/configs/.local.XXXXXX")
     trap 'rm -rf "$tmp"' EXIT
     say "make system: spack compiler find, spack external find (MPI, build tools)"
@@ -69,6 +91,8 @@ if [ -z "$scheduler" ]; then
     rm -rf "$out.old"; [ -d "$out" ] && mv "$out" "$out.old"
     mv "$tmp" "$out"; rm -rf "$out.old"
     trap - EXIT
+    rm -rf "$kept.tmp" && mkdir -p "$kept.tmp" && cp -a "$out" configs/local-slurm "$kept.tmp/" &&
+        rm -rf "$kept" && mv "$kept.tmp" "$kept" || say "note: could not keep the description in $kept"
     say "wrote $out/ (target $target)"
     exit 0
 fi

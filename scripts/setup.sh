@@ -12,5 +12,5 @@ scripts/venv.sh
     say "note: byte-compiling the project's modules failed; Python compiles them as it imports them"
 scripts/configure.sh
 scripts/mirror.sh
-[ -f configs/local/system.yaml ] || scripts/make-system.sh
+[ -f configs/local/system.yaml ] || scripts/make-system.sh --reuse
 say "ready: . ./setup-env.sh  (spack $(cd .tools/spack && git describe --tags 2>/dev/null || git rev-parse --short HEAD), ramble $(git -C .tools/ramble rev-parse --short HEAD))"

@@ -254,9 +254,14 @@ class Run:
             self.environments()
             lock = self.lock()
             say(f"{self.study} on {self.system}: builds {lock.describe()}")
-            self.sources(lock)
             seeded = environments.seed(self.ws, lock.folder, self.system)
-            self.build(seeded)
+            store = environments.store(self.env)
+            built = [n for n in seeded if environments.installed(self.ws / "software" / n, store)]
+            for name in built:
+                say(f"  {name}: installed (every spec of its lock is in Spack's store)")
+            if len(built) < len(seeded):
+                self.sources(lock)  # only what is built needs its sources
+            self.build([n for n in seeded if n not in built])
             self.setup()
             jobs_rc = self.execute()
             outcome.results = self.results(lock)
