@@ -61,13 +61,13 @@ if [ -z "$scheduler" ]; then
     out=configs/local
     mkdir -p configs
     # The machine's description is kept per fingerprint (the CPU, memory, kernel, OS and its
-    # packages, PATH, the pinned Spack and the code that describes), so a new clone on the same
+    # packages, PATH but this clone's own folders, the pinned Spack and the code that describes), so a new clone on the same
     # machine copies it (make setup: --reuse) instead of asking Spack again; `make system`
     # describes anew and refreshes the copy.
     fingerprint=$({
         grep -m1 '^model name' /proc/cpuinfo; grep -m1 '^flags' /proc/cpuinfo
         nproc; grep '^MemTotal' /proc/meminfo; uname -r; hostname; cat /etc/os-release
-        sha256sum /var/lib/dpkg/status 2>/dev/null; echo "$PATH ${HPCAAS_SLURM_NODES:-}"
+        sha256sum /var/lib/dpkg/status 2>/dev/null; echo "${PATH//$HPCAAS_ROOT/} ${HPCAAS_SLURM_NODES:-}"
         cat pins.env scripts/make-system.sh hpcaas/local.py hpcaas/probe.py slurm/up.sh
     } | sha256sum | cut -c1-16)
     kept=$HPCAAS_CACHE/systems/local-$fingerprint
