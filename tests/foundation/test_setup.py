@@ -78,3 +78,18 @@ def test_unreachable_pin_names_the_url_and_the_mirror_fix(tmp_path):
     assert proc.returncode != 0
     assert "https://invalid.example/spack.git" in proc.stderr
     assert "insteadOf" in proc.stderr
+
+
+def test_a_new_clone_reuses_the_machines_description(project, tmp_path):
+    """make setup in a new clone: the machine described once is copied, not asked of Spack again
+    (the description is kept per machine fingerprint in the cache)."""
+    clone = tmp_path / "clone"
+    subprocess.run(["git", "clone", "-q", str(ROOT), str(clone)], check=True)
+    subprocess.run(["make", "setup"], cwd=clone, capture_output=True, text=True, check=True)
+    first = (clone / "configs/local/system.yaml").read_text()
+    subprocess.run(["rm", "-rf", str(clone / "configs/local"), str(clone / "configs/local-slurm")], check=True)
+    proc = subprocess.run(["make", "setup"], cwd=clone, capture_output=True, text=True, check=True)
+    assert "configs/local/ as this machine was described before" in proc.stdout + proc.stderr
+    assert "spack compiler find" not in proc.stdout + proc.stderr
+    assert (clone / "configs/local/system.yaml").read_text() == first
+    assert (clone / "configs/local-slurm/spack").resolve() == (clone / "configs/local/spack").resolve()
