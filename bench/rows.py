@@ -73,6 +73,9 @@ def generate(path, rows):
     df["ranks"], df["threads"], df["context"] = df["nodes"] * 64, 1, ""
     df["spack_lock_hash"], df["project_commit"] = "a" * 64, "b" * 40
     df["spack_inputs_hash"], df["timestamp"] = "c" * 64, "2024-06-01T12:00:00Z"
+    for column in RESULT_COLUMNS + EXTRA_COLUMNS:  # the schema's other columns, left empty as collect leaves them
+        if column not in df:
+            df[column] = ""
     df[RESULT_COLUMNS + EXTRA_COLUMNS].to_csv(path, index=False)
 
 
