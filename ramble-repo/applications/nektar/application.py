@@ -3,6 +3,16 @@ from ramble.appkit import *
 
 # Printed every IO_InfoSteps steps by Nektar++'s time-stepping solvers (UnsteadySystem).
 STEPS = r"^\s*Steps:\s*(?P<steps>[0-9]+)\s+Time:\s*(?P<time>" + NUM + r")\s+CPU Time:\s*(?P<cpu>" + NUM + r")s"
+# Nektar++ 5.x's timer summary after the run (LibUtilities::Timer::PrintElapsedRegions): a line per
+# code region, name then average, minimum and maximum over ranks (s), call count and, from 5.3, an
+# IO level, e.g. "Viscous Solve   1.76635e+05   1.76544e+05   1.76689e+05   25000   0" (older
+# versions right-align the name and separate columns by tabs). The name starts with a letter and
+# does not end in ':', so the assembly-map statistics ("- Local dof dist. ... : 9205 20025 ...")
+# are not read as regions.
+REGION = (
+    rf"^\s*(?P<region>[A-Za-z][^\t]*?[^\s:])\s+(?P<avg>{NUM})\s+(?P<min>{NUM})\s+(?P<max>{NUM})"
+    r"\s+(?P<count>[0-9]+)(?:\s+[0-9]+)?\s*$"
+)
 # gslib's set-up report of an MPI run: "pairwise times (avg, min, max): 2.58e-06 2.51e-06 2.65e-06".
 GS = r"^\s*(?P<what>pairwise times|crystal router|all reduce|handle bytes|buffer bytes)\s*(?:\(avg, min, max\))?\s*:\s*"
 
@@ -18,8 +28,9 @@ class Nektar(ExecutableApplication):
     the nektar recipe installs to share/nektar/tests. Every time-stepping solver of Nektar++
     (IncNavierStokesSolver, ADRSolver, CompressibleFlowSolver) prints the same session summary,
     progress and summary lines, from which the figures of merit come: the time-integration time
-    (the loop alone), the total computation time (with set-up and output) and, when the session
-    defines an exact solution, its L2 and Linf errors.
+    (the loop alone), the total computation time (with set-up and output), when the session
+    defines an exact solution its L2 and Linf errors, and (5.x) the timer summary's time and calls
+    per code region (Execute, Pressure Solve, Viscous Solve...).
     """
 
     name = "nektar"
@@ -108,6 +119,15 @@ class Nektar(ExecutableApplication):
         ("gslib unique labels shared", r"^\s*gs_setup:\s*(?P<n>[0-9]+) unique labels shared", "n", ""),
         # The output write of the last checkpoint or field file: "Writing: "x.fld" (0.0113s, XML)".
         ("Last write time", r'^\s*Writing: ".*" \((?P<seconds>' + NUM + r")s, \w+\)", "seconds", "s"),
+    )
+
+    figure_of_merit_context("region", regex=REGION, output_format="{region}")
+    figures_of_merit(
+        ("Region time avg", REGION, "avg", "s"),
+        ("Region time min", REGION, "min", "s"),
+        ("Region time max", REGION, "max", "s"),
+        ("Region calls", REGION, "count", ""),
+        contexts=["region"],
     )
 
     log_criteria(

@@ -1,3 +1,5 @@
+import re
+
 from hpcaas_kit import *
 from ramble.app.builtin.streamc import Streamc as BuiltinStreamc
 from ramble.appkit import *
@@ -6,9 +8,27 @@ from ramble.expander import Expander
 # The kernels' table. CPU builds (stream.c 5.10: "Copy:  20005.0  0.013100 ...", 5.9 and
 # stream.f: "Copy:  9645.7826  .0034 ...") print MB/s and times with at most 6 decimals;
 # the CUDA port (cuda-stream: " STREAM Benchmark implementation in CUDA") prints GB/s or GiB/s
-# (its header says which) and times with 8 decimals.
+# (its header says which) and times with 8 decimals. Ramble expands "{...}" in a regex as a
+# variable or an expression, so "{8}" became "8" (no cuda-stream row ever matched): "{8,8}".
 CPU_TIME = r"[0-9]*\.[0-9]{1,6}"
-GPU_TIME = r"[0-9]+\.[0-9]{8}"
+GPU_TIME = r"[0-9]+\.[0-9]{8,8}"
+
+
+# BabelStream (UoB-HPC; "GPU-STREAM" before 3.0): another program (its own kernels Copy, Mul, Add,
+# Triad, Dot; CUDA, HIP, OpenCL, OpenMP, Kokkos... builds) measuring the same bandwidth, a variant
+# of this application: its table "Function MBytes/sec Min (sec) Max Average" has rows without a
+# colon, the rate from the minimum time, e.g. "Triad       551871.137  0.00146     0.00146     0.00146".
+BABEL_KERNELS = ("Copy", "Mul", "Add", "Triad", "Dot")
+
+
+def babel_line(op):
+    """BabelStream's table row of kernel `op`."""
+    return rf"^{op}\s+(?P<rate>{NUM})\s+(?P<min>{NUM})\s+(?P<max>{NUM})\s+(?P<avg>{NUM})\s*$"
+
+
+def unnamed(regex):
+    """`regex` without its group names (several in one alternation)."""
+    return re.sub(r"\(\?P<\w+>", "(", regex)
 
 
 def kernel_line(op, time):
@@ -24,7 +44,9 @@ class Stream(BuiltinStreamc):
     so here they are workload variables that go into the Spack spec (variants of Spack's `stream`):
     each size is its own build, in its own environment (env_name names the size). Success:
     STREAM's validation line (any STREAM_TYPE's tolerance; the builtin's only accepts double's
-    1e-13), and no "Failed Validation".
+    1e-13), and no "Failed Validation". GPU variants' output is read too: cuda-stream's table (it
+    does not validate: its last row is the completion) and BabelStream's (its own kernels, FOMs
+    named "<kernel> BabelStream ...", its check's "Validation failed on ..." a failure).
     """
 
     name = "stream"
@@ -37,7 +59,7 @@ class Stream(BuiltinStreamc):
         package_manager="spack*",
     )
 
-    run_start_regex = r"^\s*STREAM (?:[Vv]ersion \$Revision|Benchmark implementation)"
+    run_start_regex = r"^\s*(?:STREAM (?:[Vv]ersion \$Revision|Benchmark implementation)|BabelStream$|GPU-STREAM$)"
 
     workload("standard", executable="execute_c")
     workload("local", executable="execute_c", tags=["catalog"])
@@ -131,13 +153,34 @@ class Stream(BuiltinStreamc):
                 contexts=["gpu-rate-unit"] if group == "rate" else [],
             )
 
+    # BabelStream: the run's shape and each kernel's row.
+    figures_of_merit(
+        ("BabelStream kernel repetitions", r"^Running kernels (?P<v>[0-9]+) times", ""),
+        ("BabelStream array memory", r"^Array size: (?P<v>" + NUM + r") MB", "MB"),
+        ("BabelStream total memory", r"^Total size: (?P<v>" + NUM + r") MB", "MB"),
+        group_name="v",
+    )
+    for op in BABEL_KERNELS:
+        for what, group, units in (
+            ("top rate", "rate", "MB/s"),
+            ("min time", "min", "s"),
+            ("max time", "max", "s"),
+            ("average time", "avg", "s"),
+        ):
+            figure_of_merit(f"{op} BabelStream {what}", fom_regex=babel_line(op), group_name=group, units=units)
+
     log_criteria(
         LOG,
         # The completion line of each version: the validation verdict (C, Fortran), the table's
-        # last line (cuda-stream, which does not validate).
-        completed=r"^\s*Solution Validates|" + kernel_line("Triad", GPU_TIME),
-        verified=absent(r".*Failed Validation"),
-        finite_values=absent(r"(?i)^\s*(Copy|Scale|Add|Triad):.*\b(nan|inf)\b"),
+        # last line (cuda-stream, which does not validate), BabelStream's Triad row (its table,
+        # printed after its own check, ends with Dot, or is Triad's alone with --triad-only).
+        completed="|".join(
+            (r"^\s*Solution Validates", unnamed(kernel_line("Triad", GPU_TIME)), unnamed(babel_line("Triad")))
+        ),
+        # STREAM's "Failed Validation"; BabelStream's check prints "Validation failed on a[]. Average
+        # error ..." (and on b[], c[], sum) before its table.
+        verified=absent(r".*(?:Failed Validation|Validation failed on )"),
+        finite_values=absent(r"(?i)^\s*(Copy|Scale|Add|Triad|Mul|Dot):?\s.*\b(nan|inf)\b"),
     )
 
 
