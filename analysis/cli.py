@@ -431,7 +431,9 @@ def build_parser():
         "--where", nargs="+", metavar="COLUMN=VALUE", help="only the result rows matching (COLUMN!=VALUE: not matching)"
     )
     p.add_argument(
-        "--best", action="store_true", help="each system once per group, at its best configuration (e.g. its best build)"
+        "--best",
+        action="store_true",
+        help="each system once per group, at its best configuration (e.g. its best build)",
     )
 
     p = sub.add_parser("rpeak", help="R_peak per node and results normalised by it")
