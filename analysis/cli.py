@@ -183,8 +183,22 @@ def cmd_correlate(args):
     from analysis import correlate, files
 
     df = _read(args.csv)
-    traits = files.read_traits(args.traits)
-    _emit(correlate.correlate(df, args.metric, traits, args.csv, args.traits, by=args.by or []), args)
+    where = correlate.parse_where(args.where)
+    traits_where = correlate.parse_where(args.traits_where, "--traits-where")
+    labels = correlate.parse_systems(args.traits_systems)
+    tables = []
+    for source in args.traits:
+        if Path(source).is_dir():
+            tables.append((source, correlate.from_configs(source, _systems(df))))
+        else:
+            tables.append((source, files.read_traits(source, where=traits_where, systems=labels)))
+    traits = correlate.join_traits(tables)
+    named = " + ".join(args.traits)
+    best = _direction(args, df, args.csv) if args.best else None
+    out = correlate.correlate(
+        df, args.metric, traits, args.csv, named, by=args.by or [], where=where, best=best, names=args.trait
+    )
+    _emit(out, args)
 
 
 def cmd_rpeak(args):
@@ -393,9 +407,34 @@ def build_parser():
     )
     p.add_argument("--by", nargs="*", help="normalise within these groups (default: all rows)")
 
-    p = _command(sub, cmd_correlate, "Pearson r of the metric with each numeric system trait")
-    p.add_argument("--traits", required=True, help="traits CSV: system + numeric columns (or tidy system,metric,value)")
+    p = _command(sub, cmd_correlate, "Pearson r of the metric with each numeric system trait", direction=True)
+    p.add_argument(
+        "--traits",
+        required=True,
+        nargs="+",
+        metavar="SOURCE",
+        help="system traits, joined on the system: a configs/ folder (numeric facts, rpeak_node_gflops) "
+        "or a CSV (system + numeric columns, or tidy system,metric,value: a published table, a study's results)",
+    )
+    p.add_argument("--trait", nargs="+", metavar="NAME", help="correlate with these traits, in order (default: all)")
+    p.add_argument(
+        "--traits-where",
+        nargs="+",
+        metavar="COLUMN=VALUE",
+        help="keep the trait CSVs' rows matching (COLUMN!=VALUE: not matching), e.g. variant=other_node",
+    )
+    p.add_argument(
+        "--traits-systems", nargs="+", metavar="LABEL=SYSTEM", help="a trait CSV's system labels as our systems"
+    )
     p.add_argument("--by", nargs="*", help="one r per group (default: all rows)")
+    p.add_argument(
+        "--where", nargs="+", metavar="COLUMN=VALUE", help="only the result rows matching (COLUMN!=VALUE: not matching)"
+    )
+    p.add_argument(
+        "--best",
+        action="store_true",
+        help="each system once per group, at its best configuration (e.g. its best build)",
+    )
 
     p = sub.add_parser("rpeak", help="R_peak per node and results normalised by it")
     p.add_argument("csv", nargs="?", help="results CSV (omit to list R_peak per system)")

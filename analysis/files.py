@@ -187,14 +187,22 @@ def numbers(df: pd.DataFrame, column, name, allow_empty=True) -> pd.Series:
     return values
 
 
-def read_traits(path) -> pd.DataFrame:
+def read_traits(path, where=(), systems=None) -> pd.DataFrame:
     """System characteristics, one row per system: a wide CSV (system + one column per trait)
     or a tidy one (system, metric, value: e.g. a published node-spec table) pivoted to wide.
     In a tidy file a trait with several values for one system (SMT options, two memory sizes)
-    is ambiguous and left out, with a note."""
+    is ambiguous and left out, with a note. where: (column, op, value) conditions selecting a
+    tidy file's rows first (analysis/correlate.py select; a wide file has one row per system);
+    systems: {label: system} renaming a published table's system labels to ours."""
     df = read_plain(path, required=["system"])
     name = "<stdin>" if str(path) == "-" else str(path)
+    if systems:
+        df = df.assign(system=df["system"].replace(systems))
     if {"metric", "value"} <= set(df.columns):
+        if where:
+            from analysis import correlate
+
+            df = correlate.select(df, where, name, "--traits-where")
         df = df.assign(value=pd.to_numeric(df["value"].str.strip(), errors="coerce"))
         df = df[df["value"].notna()]
         counts = df.groupby(["system", "metric"]).size()

@@ -18,7 +18,9 @@ study.yaml keys (`question`, `paper` and `ramble` are required):
             command>], column: <its output column>}: the paper's numbers (a list of these when
             the study reproduces several tables); with `from`, a derived table of the paper (e.g.
             performance per dollar) is compared with that analysis of our results, its `column`
-            being the measured value
+            being the measured value (and `metric_column`, if given, the output column naming
+            each row's metric: correlate's trait); an argument '{systems}' of `from` stands for
+            the entry's `systems` as LABEL=SYSTEM arguments (correlate --traits-systems)
     conclusions: the paper's conclusions and how to check them (hpcaas/conclusions.py)
     needs: {ranks, nodes, gpus, licensed: [mirror files], variables: [system variables swept]}
     scales: {paper: <preset>, small: <preset>}, a preset being {variables: {...}, systems:
@@ -118,6 +120,8 @@ def load(study: str) -> dict:
             raise InputError(
                 file, f"{key}.from", "hpcaas-analyze arguments, e.g. [cost, --metric, M, ...], with column:"
             )
+        if "metric_column" in pub and not (derive and isinstance(pub["metric_column"], str)):
+            raise InputError(file, f"{key}.metric_column", "the `from` output column naming each row's metric")
     return doc
 
 
@@ -207,16 +211,25 @@ def _derived(pub: dict, csv: str, out: Path):
     kept as OUTDIR/<reference>.measured.csv: (path, None), or (None, why not)."""
     import pandas as pd
 
-    rc, text, err = _analysis(pub["from"], csv, "csv")
+    cmd = derived_command(pub)
+    rc, text, err = _analysis(cmd, csv, "csv")
     if rc != 0:
         return None, f"hpcaas-analyze {' '.join(pub['from'])} failed (exit {rc}): {err}"
     table = pd.read_csv(io.StringIO(text), dtype=str, keep_default_na=False)
-    if pub.get("column") not in table:
-        return None, f"published.column: a column of its output ({', '.join(table.columns)}), got {pub.get('column')!r}"
+    for key in ("column", "metric_column"):
+        if key in pub and pub.get(key) not in table:
+            return None, f"published.{key}: a column of its output ({', '.join(table.columns)}), got {pub.get(key)!r}"
     table = table.drop(columns=[c for c in ("metric", "value", "unit") if c in table])
     path = out / f"{Path(pub['reference']).stem}.measured.csv"
-    table.assign(metric=pub["column"], value=table.pop(pub["column"]), unit="").to_csv(path, index=False)
+    metric = table.pop(pub["metric_column"]) if pub.get("metric_column") else pub["column"]
+    table.assign(metric=metric, value=table.pop(pub["column"]), unit="").to_csv(path, index=False)
     return path, None
+
+
+def derived_command(pub: dict) -> list:
+    """A derived entry's `from` arguments, '{systems}' expanded to its systems as LABEL=SYSTEM."""
+    labels = [f"{label}={system}" for label, system in (pub.get("systems") or {}).items()]
+    return [a for arg in pub["from"] for a in (labels if arg == "{systems}" else [arg])]
 
 
 def reference_in_our_names(pub: dict, **read):

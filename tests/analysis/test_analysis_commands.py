@@ -1,9 +1,11 @@
 """Each command on small tidy CSVs whose answers are known exactly."""
 
+import io
+
 import numpy as np
 import pandas as pd
 import pytest
-from analysis_testkit import cli, write
+from analysis_testkit import ROOT, cli, write
 
 from analysis import best, compare, correlate, cost, files, published, repeats, scaling, table
 from analysis.directions import HIGHER, LOWER
@@ -168,6 +170,101 @@ def test_correlate_with_system_traits(tmp_path):
     assert got[(1, "peak")][0] == pytest.approx(np.corrcoef(x, y)[0, 1])
     assert np.isnan(got[(1, "cores")][0])  # no spread: undefined, not a number
     assert "name" not in set(out["trait"])
+
+
+# Two builds of one system at 1 node (PASC'19 Table 9's Dell EMC), one of the others each.
+BUILDS = """\
+system,variant,nodes,metric,value,unit
+s0,,1,gflops,2,Gflops
+s1,,1,gflops,4,Gflops
+s2,fast,1,gflops,9,Gflops
+s2,slow,1,gflops,5,Gflops
+s0,,2,gflops,4,Gflops
+s1,,2,gflops,8,Gflops
+s2,slow,2,gflops,12,Gflops
+"""
+# A published table of another measurement: two MPIs on s0, two placements, paper labels.
+LATENCIES = """\
+source,table,system,mpi,configuration,metric,value,unit
+p,T6,S zero,mpt,between nodes,latency,1,ms
+p,T6,S zero,ompi,between nodes,latency,9,ms
+p,T6,S one,mpt,between nodes,latency,2,ms
+p,T6,S two,mpt,between nodes,latency,4,ms
+p,T6,S two,mpt,within a node,latency,0.5,ms
+"""
+
+
+def test_correlate_filters_rows_and_takes_each_systems_best_build(tmp_path):
+    path = write(tmp_path, "r.csv", BUILDS)
+    traits = files.read_traits(write(tmp_path, "t.csv", "system,peak\ns0,1\ns1,2\ns2,3\n"))
+    df = files.read_results(path)
+
+    def r_at_1(**options):
+        out = correlate.correlate(df, "gflops", traits, path, "t.csv", by=["nodes"], **options)
+        return out.loc[out["nodes"] == 1, ["r", "n"]].iloc[0].tolist()
+
+    x = np.array([1, 2, 3])
+    assert r_at_1() == [pytest.approx(np.corrcoef([1, 2, 3, 3], [2, 4, 9, 5])[0, 1]), 4]  # two s2 points
+    assert r_at_1(best=HIGHER) == [pytest.approx(np.corrcoef(x, [2, 4, 9])[0, 1]), 3]
+    assert r_at_1(best=LOWER) == [pytest.approx(np.corrcoef(x, [2, 4, 5])[0, 1]), 3]
+    assert r_at_1(where=correlate.parse_where(["variant!=slow"])) == r_at_1(best=HIGHER)
+    out = correlate.correlate(df, "gflops", traits, path, "t", by=["nodes"], where=[("nodes", "=", "2")])
+    assert out["nodes"].tolist() == [2] and out["r"].iloc[0] == pytest.approx(1.0)
+    with pytest.raises(InputError) as err:
+        correlate.correlate(df, "gflops", traits, path, "t", where=[("build", "=", "x")])
+    assert err.value.key == "build"
+
+
+def test_correlate_joins_traits_from_configs_and_a_published_table(tmp_path):
+    """Each trait from the one source that has it: R_peak and STREAM from the systems' facts,
+    latency from a tidy table whose rows --traits-where selects and whose labels map to ours."""
+    systems = ["hpe-apollo70-thunderx2-edr", "sgi-icexa-broadwell-fdr", "cray-xc30-ivybridge-aries"]
+    data = "system,nodes,metric,value,unit\n" + "".join(
+        f"{s},1,gflops,{v},Gflops\n" for s, v in zip(systems, (3, 2, 1))
+    )
+    path = write(tmp_path, "r.csv", data)
+    table = write(tmp_path, "lat.csv", LATENCIES)
+    labels = correlate.parse_systems([f"S {w}={s}" for w, s in zip(("zero", "one", "two"), systems)])
+    where = correlate.parse_where(["configuration=between nodes", "mpi!=ompi"], "--traits-where")
+    traits = correlate.join_traits(
+        [
+            ("configs", correlate.from_configs(ROOT / "configs", systems + ["no-such-system"])),
+            (table, files.read_traits(table, where=where, systems=labels)),
+        ]
+    )
+    assert traits.set_index("system").loc[systems, "latency"].tolist() == [1, 2, 4]
+    assert traits.set_index("system").loc[systems[0], "rpeak_node_gflops"] == pytest.approx(1126.4)
+    names = ["rpeak_node_gflops", "memory_bandwidth.measured_gbs_per_node", "latency"]
+    out = correlate.correlate(files.read_results(path), "gflops", traits, path, "t", names=names)
+    assert out["trait"].tolist() == names and out["n"].tolist() == [3, 3, 3]
+    assert out["r"].iloc[2] == pytest.approx(np.corrcoef([1, 2, 4], [3, 2, 1])[0, 1])
+    with pytest.raises(InputError) as err:
+        correlate.correlate(files.read_results(path), "gflops", traits, path, "t", names=["stream"])
+    assert err.value.key == "stream" and "memory_bandwidth.measured_gbs_per_node" in err.value.expected
+    with pytest.raises(InputError) as err:  # one trait, two sources: which one counts?
+        correlate.join_traits([("a.csv", traits), ("b.csv", traits)])
+    assert err.value.file == "b.csv" and err.value.key == "rpeak_node_gflops"
+
+
+def test_correlate_command_line(tmp_path):
+    path = write(tmp_path, "r.csv", BUILDS)
+    one = write(tmp_path, "peak.csv", "system,peak\ns0,1\ns1,2\ns2,3\n")
+    two = write(tmp_path, "lat.csv", LATENCIES)
+    done = cli(
+        "correlate", path, "--metric", "gflops", "--by", "nodes", "--best", "--traits", one, two,
+        "--traits-where", "configuration=between nodes", "mpi!=ompi",
+        "--traits-systems", "S zero=s0", "S one=s1", "S two=s2", "--trait", "latency", "peak",
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    out = pd.read_csv(io.StringIO(done.stdout))
+    assert out[["nodes", "trait", "n"]].values.tolist() == [
+        [1, "latency", 3],
+        [2, "latency", 3],
+        [1, "peak", 3],
+        [2, "peak", 3],
+    ]
+    bad = cli("correlate", path, "--metric", "gflops", "--traits", one, "--where", "nodes")
+    assert bad.returncode == 2 and "--where: COLUMN=VALUE or COLUMN!=VALUE" in bad.stderr
 
 
 def test_published_lists_cells_missing_on_either_side_and_converts_units(tmp_path):

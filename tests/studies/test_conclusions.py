@@ -104,3 +104,51 @@ def test_scaling_names_the_group_that_speeds_up_most(tmp_path):
     assert status == conclusions.HOLDS and measured.startswith("lustre 5.02x, nfs4 3.2x")
     flipped = {**row, "check": {"scaling": {**row["check"]["scaling"], "best": "nfs4"}}}
     assert conclusions.evaluate(numbers, flipped)[0] == conclusions.FAILS
+
+
+def table11_on_the_papers_numbers(tmp_path, change=None):
+    """hpcg-scaling's Table 11 entry (PASC'19: Pearson r of HPCG with R_peak, STREAM, Sendrecv
+    latency and bandwidth) derived from the paper's own Tables 9 and 10 as results, beside Table
+    11 as printed: {(nodes, metric): agrees_as_printed}."""
+    import pandas as pd
+
+    from analysis import files, published
+
+    doc = studies.load("hpcg-scaling")
+    entries = [pub for _, pub in studies._published(doc)]
+    table11 = next(pub for pub in entries if "table11" in pub["reference"])
+    if change:
+        table11 = change(table11)
+    numbers = pd.concat([in_our_names(pub) for pub in entries if "from" not in pub], ignore_index=True)
+    numbers.to_csv(tmp_path / "results.csv", index=False)
+    path, why = studies._derived(table11, str(tmp_path / "results.csv"), tmp_path)
+    assert why is None, why
+    reference = studies.reference_in_our_names(table11, value_decimals=True)
+    mapping = {ours: theirs for theirs, ours in table11["metrics"].items()}
+    cells = published.published(files.read_results(path), reference, path, table11["reference"], rename=mapping)
+    cells = cells[cells["status"] == published.BOTH]
+    return {(int(n), m): bool(a) for n, m, a in zip(cells["nodes"], cells["metric"], cells["agrees_as_printed"])}
+
+
+def test_table11_follows_from_the_papers_own_tables(tmp_path):
+    """Each of Table 11's eight correlations, as printed (two decimals), from Tables 1, 6, 9, 10:
+    R_peak and STREAM from the systems' facts, Table 6's between-node HPE MPT row of the Apollo 70,
+    and at one node the Dell EMC's AVX-512 build (its best)."""
+    agrees = table11_on_the_papers_numbers(tmp_path)
+    assert len(agrees) == 8 and {n for n, _ in agrees} == {1, 8}
+    assert all(agrees.values()), agrees
+
+
+def test_table11_does_not_follow_from_the_other_choices(tmp_path):
+    """So the test above is not vacuous: both Dell EMC builds as two points at one node, or the
+    Apollo 70's OpenMPI Sendrecv row, each miss printed cells."""
+
+    def both_builds(pub):
+        return {**pub, "from": [a for a in pub["from"] if a != "--best"]}
+
+    def openmpi(pub):
+        return {**pub, "from": [a.replace("mpi!=OpenMPI 4.0.0", "mpi!=HPE MPT 2.20") for a in pub["from"]]}
+
+    assert not table11_on_the_papers_numbers(tmp_path, both_builds)[(1, "pearson_r_node_dp_gflops")]
+    missed = table11_on_the_papers_numbers(tmp_path, openmpi)
+    assert not missed[(1, "pearson_r_mpi_bandwidth")] and not missed[(8, "pearson_r_mpi_bandwidth")]
