@@ -89,10 +89,15 @@ INPUTS = (
     "configs/schema",
     "spack-config",
     "ramble-repo",
-    "hpcaas",
-    "analysis",
-    "scripts",
+    # The programs Spack and Ramble run for us, and the Ramble config configure.sh writes.
+    "hpcaas/ramble_python",
+    "hpcaas/spack_python",
+    "scripts/configure.sh",
 )
+#: Of the project's own Python, only what the dry-run imports (a change to validation or to the
+#: probe must not regenerate every study's dry-run): the modules hpcaas.run.dryrun reaches.
+ENTRY = "hpcaas.run.dryrun"
+PACKAGES = ("hpcaas", "analysis")
 PLACEHOLDER = "@HPCAAS_ROOT@"
 
 
@@ -105,12 +110,53 @@ def _files(root: Path, rel: str):
             yield p
 
 
+def _module_file(root: Path, name: str):
+    base = root.joinpath(*name.split("."))
+    for path in (base.with_suffix(".py"), base / "__init__.py"):
+        if path.is_file():
+            return path
+    return None
+
+
+def imported_files(root: Path, entry: str = ENTRY) -> list:
+    """The files of the project's modules `entry` imports, directly or through others (every
+    import statement counts, also those inside functions), with their packages' __init__.py."""
+    import ast
+
+    seen, todo, files = set(), [entry], set()
+    while todo:
+        name = todo.pop()
+        if name in seen:
+            continue
+        seen.add(name)
+        path = _module_file(root, name)
+        if path is None:
+            continue
+        files.add(path)
+        parts = name.split(".")
+        todo += [".".join(parts[:i]) for i in range(1, len(parts))]
+        package = name if path.name == "__init__.py" else ".".join(parts[:-1])
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.Import):
+                todo += [a.name for a in node.names if a.name.split(".")[0] in PACKAGES]
+            elif isinstance(node, ast.ImportFrom):
+                if node.level:
+                    base = ".".join(package.split(".")[: len(package.split(".")) - node.level + 1])
+                    module = f"{base}.{node.module}" if node.module else base
+                else:
+                    module = node.module or ""
+                if module.split(".")[0] in PACKAGES:
+                    todo += [module, *(f"{module}.{a.name}" for a in node.names)]
+    return sorted(files)
+
+
 def cache_key(study: str, system: str, scale: str, root: Path, cache: str) -> str:
     import hashlib
 
     digest = hashlib.sha256(f"{study}\0{system}\0{scale}\0{cache}\0".encode())
     for rel in (
         *INPUTS,
+        *(str(f.relative_to(root)) for f in imported_files(root)),
         f"ramble-workspaces/{study}/study.yaml",
         f"configs/{system}",
         f"environments/{study}/{system}",

@@ -6,8 +6,12 @@ not, the success criteria it fails (`failed`); a log of several appended runs sa
 compressed as it was published (`.bz2`) is read decompressed."""
 
 import bz2
+import hashlib
 import json
+import os
+import re
 import subprocess
+from functools import cache
 from pathlib import Path
 
 import pytest
@@ -30,12 +34,51 @@ def readable(log, tmp):
     return str(out)
 
 
+def definitions(app: str, seen=None) -> list:
+    """The files Ramble's extraction for `app` reads: its application folder, those of the
+    applications it imports (ramble.app.hpcaas.<other>), the kit, the modifiers and the repo's
+    description; with scripts/foms.py and pins.env (Ramble's commit), what a case's result depends on."""
+    seen = set() if seen is None else seen
+    if app in seen:
+        return []
+    seen.add(app)
+    folder = ROOT / "ramble-repo/applications" / app
+    files = sorted(p for p in folder.rglob("*") if p.is_file() and "__pycache__" not in p.parts)
+    for other in re.findall(r"ramble\.app\.hpcaas\.([\w-]+)", (folder / "application.py").read_text()):
+        files += definitions(other.replace("_", "-"), seen)
+    return files
+
+
+@cache
+def shared_definitions() -> str:
+    digest = hashlib.sha256()
+    for rel in ("ramble-repo/kit", "ramble-repo/modifiers", "ramble-repo/repo.yaml", "scripts/foms.py", "pins.env"):
+        path = ROOT / rel
+        for p in sorted(path.rglob("*")) if path.is_dir() else [path]:
+            if p.is_file() and "__pycache__" not in p.parts:
+                digest.update(str(p.relative_to(ROOT)).encode() + b"\0" + p.read_bytes())
+    return digest.hexdigest()
+
+
+def case_key(app: str, case: dict) -> str:
+    """A case's key in the cache of extractions: its log, workload and variables, and every
+    definition its extraction reads."""
+    digest = hashlib.sha256(shared_definitions().encode())
+    for p in [ROOT / "tests/apps" / app / case["log"], *definitions(app)]:
+        digest.update(str(p.relative_to(ROOT)).encode() + b"\0" + p.read_bytes())
+    digest.update(json.dumps([app, case.get("workload"), case.get("vars", {})], sort_keys=True).encode())
+    return digest.hexdigest()[:32]
+
+
 @pytest.fixture(scope="module")
 def extracted(project, tmp_path_factory):
     """Every case through `scripts/foms.py --batch` (what `make foms` runs, one Ramble session
     for all logs instead of one per log), in CASES' order: [{"foms": {printed name: (value, units)},
-    "statuses": [...]}, ...], a printed name as `make foms` prints it: `[<context>=<value> ]<fom>`."""
+    "statuses": [...]}, ...], a printed name as `make foms` prints it: `[<context>=<value> ]<fom>`.
+    A case whose log and definitions are unchanged since Ramble last extracted it on this machine
+    is read from the cache ($HPCAAS_CACHE/foms/), so only new or changed cases go through Ramble."""
     tmp = tmp_path_factory.mktemp("foms")
+    store = Path(os.environ.get("HPCAAS_CACHE") or Path.home() / ".cache/hpcaas-bench") / "foms"
     cases = [
         {
             "app": app,
@@ -45,9 +88,16 @@ def extracted(project, tmp_path_factory):
         }
         for app, case in CASES
     ]
-    (tmp / "cases.json").write_text(json.dumps(cases))
-    run(f"ramble python scripts/foms.py --batch {tmp}/cases.json {tmp}/out.json", timeout=900)
-    out = json.loads((tmp / "out.json").read_text())
+    keys = [case_key(app, case) for app, case in CASES]
+    todo = [i for i, k in enumerate(keys) if not (store / f"{k}.json").is_file()]
+    if todo:
+        (tmp / "cases.json").write_text(json.dumps([cases[i] for i in todo]))
+        run(f"ramble python scripts/foms.py --batch {tmp}/cases.json {tmp}/out.json", timeout=900)
+        store.mkdir(parents=True, exist_ok=True)
+        for i, got in zip(todo, json.loads((tmp / "out.json").read_text())):
+            (store / f"{keys[i]}.json.tmp").write_text(json.dumps(got))
+            os.replace(store / f"{keys[i]}.json.tmp", store / f"{keys[i]}.json")
+    out = [json.loads((store / f"{k}.json").read_text()) for k in keys]
     return [{**got, "foms": {f"{c} {n}" if c else n: (v, u) for c, n, v, u in got["foms"]}} for got in out]
 
 
