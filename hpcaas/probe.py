@@ -182,7 +182,8 @@ def memory_gib():
         return None, "no /proc/meminfo"
     node = os.environ.get("SLURMD_NODENAME")
     real = re.search(r"\bRealMemory=([0-9]+)", _run("scontrol", "show", "node", "-o", node)) if node else None
-    if real and 0 < int(real.group(1)) < mib:
+    # RealMemory=1 is Slurm's default when slurm.conf does not set it: then MemTotal is all we know.
+    if real and 1 < int(real.group(1)) < mib:
         return round(int(real.group(1)) / 1024, 1), (
             f"Slurm's RealMemory, what jobs on the node may use (MemTotal {round(mib / 1024, 1)} GiB)"
         )
