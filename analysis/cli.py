@@ -399,11 +399,14 @@ def build_parser():
 
     p = _command(sub, cmd_repeats, "mean, min, max, stdev, CV per configuration", metric_required=False)
 
-    p = _command(sub, cmd_cost, "performance per dollar (best = 1) from a price per node-hour", direction=True)
+    p = _command(
+        sub, cmd_cost, "performance per dollar (best = 1) from a price per node-hour or per node bought", direction=True
+    )
     p.add_argument(
         "--prices",
         required=True,
-        help="prices CSV (system,price_per_node_hour,currency,date,source) " "or a configs/ folder",
+        help="prices CSV (system[,variant],price_per_node_hour|price_per_node,currency,date,source) "
+        "or a configs/ folder",
     )
     p.add_argument("--by", nargs="*", help="normalise within these groups (default: all rows)")
 

@@ -1,7 +1,11 @@
-"""`cost`: performance per dollar from a dated price per node-hour.
+"""`cost`: performance per dollar from a dated price per node-hour, or per node bought.
 
 For a time: a run costs price x nodes x hours, and performance per dollar is 1 / cost. For a
 rate (ns/day, GFLOP/s): performance per dollar is rate / (price x nodes), per currency-hour.
+A purchase price (price_per_node, IJHPCA'19 Fig. 11: 'The cost is multiplied by the
+corresponding number of nodes') prices a rate only: cost = price x nodes, in the currency.
+A prices file with a `variant` column prices each build of a system (a node with or without its
+GPU) on its own.
 perf_per_dollar is normalised so the best row of each group is 1. Each row carries the price it
 used, with the price's currency, date and source, so a reader can tell how old the answer is."""
 
@@ -14,20 +18,27 @@ from analysis.directions import LOWER
 from analysis.errors import InputError
 
 PRICE_COLUMNS = ["system", "price_per_node_hour", "currency", "date", "source"]
+HOURLY, PURCHASE = "price_per_node_hour", "price_per_node"
 
 
 def prices_from_csv(path) -> pd.DataFrame:
-    """system,price_per_node_hour,currency,date,source: one row per system."""
-    prices = files.read_plain(path, required=PRICE_COLUMNS)
+    """system,price_per_node_hour,currency,date,source: one row per system (per system and
+    variant with a `variant` column); price_per_node instead for a node's purchase price."""
+    prices = files.read_plain(path, required=["system", "currency", "date", "source"])
     name = "<stdin>" if str(path) == "-" else str(path)
-    prices["price_per_node_hour"] = files.numbers(prices, "price_per_node_hour", name, allow_empty=False)
-    if (prices["price_per_node_hour"] <= 0).any():
-        line = int((prices["price_per_node_hour"] <= 0).to_numpy().argmax()) + 2
-        raise InputError(name, "price_per_node_hour", f"a price above zero; line {line} is not")
-    if prices["system"].duplicated().any():
-        dup = prices.loc[prices["system"].duplicated(), "system"].iloc[0]
-        raise InputError(name, "system", f"one price per system; {dup!r} appears more than once")
-    return prices[PRICE_COLUMNS]
+    kinds = [c for c in (HOURLY, PURCHASE) if c in prices.columns]
+    if len(kinds) != 1:
+        raise InputError(name, HOURLY, f"one price column: {HOURLY} (a node-hour) or {PURCHASE} (a node bought)")
+    price = kinds[0]
+    prices[price] = files.numbers(prices, price, name, allow_empty=False)
+    if (prices[price] <= 0).any():
+        line = int((prices[price] <= 0).to_numpy().argmax()) + 2
+        raise InputError(name, price, f"a price above zero; line {line} is not")
+    on = ["system"] + (["variant"] if "variant" in prices.columns else [])
+    if prices.duplicated(on).any():
+        dup = prices.loc[prices.duplicated(on), on].iloc[0].tolist()
+        raise InputError(name, on[-1], f"one price per {' and '.join(on)}; {dup!r} appears more than once")
+    return prices[on + [price, "currency", "date", "source"]]
 
 
 def prices_from_configs(configs_dir, names) -> pd.DataFrame:
@@ -67,15 +78,26 @@ def cost(df, metric, prices, direction, file, prices_file, by=()) -> pd.DataFram
             file, "unit", f"a time (s, min, h, ...) or a higher-is-better rate for cost; " f"'{metric}' is in '{unit}'"
         )
 
-    priced = agg.assign(system=agg["system"].astype(str)).merge(
-        prices.rename(columns={"date": "price_date", "source": "price_source"}), on="system", how="left"
+    price = HOURLY if HOURLY in prices.columns else PURCHASE
+    if price == PURCHASE and is_time:
+        raise InputError(prices_file, PURCHASE, f"a price per node-hour for a time ('{metric}' is in '{unit}')")
+    on = ["system"] + (["variant"] if "variant" in prices.columns else [])
+    frame.require(agg, on, file, "the columns the prices are given for")
+    priced = agg.assign(**{c: agg[c].astype(str) for c in on}).merge(
+        prices.astype({c: str for c in on}).rename(columns={"date": "price_date", "source": "price_source"}),
+        on=on,
+        how="left",
     )
-    used = priced.loc[priced["price_per_node_hour"].notna(), "currency"].unique()
+    used = priced.loc[priced[price].notna(), "currency"].unique()
     if len(used) > 1:
         raise InputError(prices_file, "currency", f"one currency for the systems compared; got {', '.join(used)}")
     nodes = priced["nodes"].astype(float)
-    per_hour = priced["price_per_node_hour"] * nodes
-    if is_time:
+    per_hour = priced[price] * nodes
+    if price == PURCHASE:
+        priced["cost"] = per_hour
+        priced["cost_unit"] = priced["currency"]
+        perf = priced["value"] / per_hour
+    elif is_time:
         priced["cost"] = per_hour * units.to_base(priced["value"], unit, "h")
         priced["cost_unit"] = priced["currency"]
         perf = 1.0 / priced["cost"]
@@ -85,13 +107,15 @@ def cost(df, metric, prices, direction, file, prices_file, by=()) -> pd.DataFram
         perf = priced["value"] / per_hour
     best = frame.group(priced.assign(_perf=perf), by)["_perf"].transform("max")
     priced["perf_per_dollar"] = perf / best
-    missing = priced["price_per_node_hour"].isna()
-    priced.loc[missing, "note"] = "no price for system " + priced.loc[missing, "system"]
+    missing = priced[price].isna()
+    priced.loc[missing, "note"] = priced.loc[missing, on].apply(
+        lambda r: "no price for " + " ".join(f"{c} {r[c]}" for c in on), axis=1
+    )
     front = keys + ["metric", "value", "unit", "n", "status"]
     out = priced[
         front
         + [
-            "price_per_node_hour",
+            price,
             "currency",
             "price_date",
             "price_source",

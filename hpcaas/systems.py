@@ -361,6 +361,9 @@ def ramble_config(folder, doc=None) -> dict:
     template = TEMPLATES / f"{scheduler}.tpl"
     if scheduler not in SUBMIT or not template.is_file():
         raise InputError(_system_file(folder), "scheduler", f"one of {', '.join(sorted(SUBMIT))} (configs/schedulers/)")
+    if scheduler == "pbs" and "pbs_resources" not in variables:
+        # The site's request (whole nodes, or cores and memory): PBS sites differ.
+        raise InputError(var_file, "variables.pbs_resources", "present on a PBS system (what #PBS -l asks for)")
     cores = cores_per_node(doc)
     derived = {
         "system": doc["name"],

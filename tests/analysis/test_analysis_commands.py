@@ -324,3 +324,31 @@ def test_prices_and_peaks_from_a_configs_folder(tmp_path):
 
     peaks = rpeak.from_configs(tmp_path, ["hpe-apollo70-thunderx2-edr"])
     assert dict(zip(*peaks.to_dict("list").values())) == {"hpe-apollo70-thunderx2-edr": 2 * 32 * 2.2 * 8}
+
+
+def test_cost_of_nodes_bought_per_build(tmp_path):
+    """IJHPCA'19 Fig. 11: ns/day against the nodes' purchase price, a node with its GPU priced
+    apart from one without (price_per_node and a variant column)."""
+    path = write(
+        tmp_path,
+        "runs.csv",
+        "system,variant,nodes,metric,value,unit,status\n"
+        "d,cpu,1,rate,10,ns/day,SUCCESS\n"
+        "d,gpu,1,rate,40,ns/day,SUCCESS\n"
+        "d,gpu,2,rate,60,ns/day,SUCCESS\n",
+    )
+    prices_path = write(
+        tmp_path,
+        "prices.csv",
+        "system,variant,price_per_node,currency,date,source\nd,cpu,2600,USD,2017-11,x\nd,gpu,3100,USD,2017-11,y\n",
+    )
+    out = cost.cost(files.read_results(path), "rate", cost.prices_from_csv(prices_path), HIGHER, path, prices_path)
+    gpu2 = row(out, variant="gpu", nodes=2)
+    assert gpu2["cost"] == 6200 and gpu2["cost_unit"] == "USD" and gpu2["price_source"] == "y"
+    assert row(out, variant="cpu", nodes=1)["cost"] == 2600
+    assert row(out, variant="gpu", nodes=1)["perf_per_dollar"] == 1.0
+    assert gpu2["perf_per_dollar"] == pytest.approx((60 / 6200) / (40 / 3100))
+    with pytest.raises(InputError) as err:  # a purchase price does not price a time
+        times = files.read_results(path).assign(unit="s")
+        cost.cost(times, "rate", cost.prices_from_csv(prices_path), LOWER, path, prices_path)
+    assert err.value.key == "price_per_node"
