@@ -135,7 +135,7 @@ def measure(unchanged: int = UNCHANGED) -> list:
         "under each injected regression ('also': healthy nodes it FAILed too).\n\n"
         + files.render(table, "markdown")
         + "\n\nLoss each regression caused on the faulty node (% below the other nodes' median; the peers gate's "
-        "change):\n\n" + losses.to_markdown(index=False, floatfmt=".1f") + "\n"
+        "change):\n\n" + files.render(losses.round(1), "markdown") + "\n"
     )
     (OUT.parent / "sensitivity.md").write_text(text)
     print(text)
