@@ -249,13 +249,14 @@ def store(env: dict) -> Path:
     """Spack's install tree, as spack-config/config.yaml (the only scope that sets it) gives it
     under the environment `env` (its $HPCAAS_CACHE)."""
     root = yaml.safe_load((ROOT / "spack-config/config.yaml").read_text())["config"]["install_tree"]["root"]
-    return Path(re.sub(r"\$(\w+)", lambda m: env.get(m.group(1), m.group(0)), root))
+    return Path(re.sub(r"\$\{?(\w+)\}?", lambda m: env.get(m.group(1), m.group(0)), root))
 
 
 def installed(env: Path, store: Path) -> bool:
     """Whether every spec of env's spack.lock is installed in the Spack store `store` (its
     database says so and the prefix is there): `spack install` would then do nothing but start
-    up, seconds per environment."""
+    up, seconds per environment. A fast path only: Ramble's setup still runs `spack install`,
+    which builds whatever this reading of Spack's database missed."""
     try:
         specs = json.loads((env / "spack.lock").read_text())["concrete_specs"]
         db = json.loads((store / ".spack-db/index.json").read_text())["database"]["installs"]

@@ -61,9 +61,9 @@ if [ -z "$scheduler" ]; then
     out=configs/local
     mkdir -p configs
     # The machine's description is kept per fingerprint (the CPU, memory, kernel, OS and its
-    # packages, PATH but this clone's own folders, the pinned Spack and the code that describes), so a new clone on the same
-    # machine copies it (make setup: --reuse) instead of asking Spack again; `make system`
-    # describes anew and refreshes the copy.
+    # packages, PATH but this clone's own folders, the pinned Spack and the code that
+    # describes), so a new clone on the same machine copies it (make setup: --reuse) instead of
+    # asking Spack again; `make system` describes anew and refreshes the copy.
     fingerprint=$({
         grep -m1 '^model name' /proc/cpuinfo; grep -m1 '^flags' /proc/cpuinfo
         nproc; grep '^MemTotal' /proc/meminfo; uname -r; hostname; cat /etc/os-release
