@@ -3,7 +3,10 @@ loads every conftest.py as the one module `conftest`). Tests that need Spack or 
 (never skip) when the tools are not set up, with the reason: a green run must mean the real
 stack ran."""
 
+import functools
+import hashlib
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -116,3 +119,45 @@ def local_facts():
         if "%" + c["compiler"]["spec"].replace("@=", "@") == default
     )
     return {"target": system["processor"]["target"]["value"], "os": os_name, "compiler": default}
+
+
+def definitions(app: str, seen=None) -> list:
+    """The files Ramble's extraction for `app` reads: its application folder, those of the
+    applications it imports (ramble.app.hpcaas.<other>), the kit, the modifiers and the repo's
+    description; with scripts/foms.py and pins.env (Ramble's commit), what a case's result depends on."""
+    seen = set() if seen is None else seen
+    if app in seen:
+        return []
+    seen.add(app)
+    folder = ROOT / "ramble-repo/applications" / app
+    files = sorted(p for p in folder.rglob("*") if p.is_file() and "__pycache__" not in p.parts)
+    for other in re.findall(r"ramble\.app\.hpcaas\.([\w-]+)", (folder / "application.py").read_text()):
+        files += definitions(other.replace("_", "-"), seen)
+    return files
+
+
+@functools.cache
+def shared_definitions() -> str:
+    digest = hashlib.sha256()
+    for rel in ("ramble-repo/kit", "ramble-repo/modifiers", "ramble-repo/repo.yaml", "scripts/foms.py", "pins.env"):
+        path = ROOT / rel
+        for p in sorted(path.rglob("*")) if path.is_dir() else [path]:
+            if p.is_file() and "__pycache__" not in p.parts:
+                digest.update(str(p.relative_to(ROOT)).encode() + b"\0" + p.read_bytes())
+    return digest.hexdigest()
+
+
+def cache_folder(name) -> Path:
+    """$HPCAAS_CACHE/<name> (~/.cache/hpcaas-bench/<name>): what tests keep between runs on this machine."""
+    base = os.environ.get("HPCAAS_CACHE") or Path.home() / ".cache/hpcaas-bench"
+    return Path(base) / name
+
+
+def app_key(app, *extra) -> str:
+    """A key for what Ramble does with `app`: every definition it reads (definitions, with the
+    kit, the modifiers, scripts/foms.py and Ramble's pin) and EXTRA (what else the result depends on)."""
+    digest = hashlib.sha256(shared_definitions().encode())
+    for p in definitions(app):
+        digest.update(str(p.relative_to(ROOT)).encode() + b"\0" + p.read_bytes())
+    digest.update("\0".join(map(str, extra)).encode())
+    return digest.hexdigest()[:32]

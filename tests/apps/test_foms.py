@@ -9,14 +9,12 @@ import bz2
 import hashlib
 import json
 import os
-import re
 import subprocess
-from functools import cache
 from pathlib import Path
 
 import pytest
 import yaml
-from testkit import ROOT, run
+from testkit import ROOT, app_key, cache_folder, run
 
 CASES = [
     (case_file.parent.name, case)
@@ -34,40 +32,12 @@ def readable(log, tmp):
     return str(out)
 
 
-def definitions(app: str, seen=None) -> list:
-    """The files Ramble's extraction for `app` reads: its application folder, those of the
-    applications it imports (ramble.app.hpcaas.<other>), the kit, the modifiers and the repo's
-    description; with scripts/foms.py and pins.env (Ramble's commit), what a case's result depends on."""
-    seen = set() if seen is None else seen
-    if app in seen:
-        return []
-    seen.add(app)
-    folder = ROOT / "ramble-repo/applications" / app
-    files = sorted(p for p in folder.rglob("*") if p.is_file() and "__pycache__" not in p.parts)
-    for other in re.findall(r"ramble\.app\.hpcaas\.([\w-]+)", (folder / "application.py").read_text()):
-        files += definitions(other.replace("_", "-"), seen)
-    return files
-
-
-@cache
-def shared_definitions() -> str:
-    digest = hashlib.sha256()
-    for rel in ("ramble-repo/kit", "ramble-repo/modifiers", "ramble-repo/repo.yaml", "scripts/foms.py", "pins.env"):
-        path = ROOT / rel
-        for p in sorted(path.rglob("*")) if path.is_dir() else [path]:
-            if p.is_file() and "__pycache__" not in p.parts:
-                digest.update(str(p.relative_to(ROOT)).encode() + b"\0" + p.read_bytes())
-    return digest.hexdigest()
-
-
 def case_key(app: str, case: dict) -> str:
     """A case's key in the cache of extractions: its log, workload and variables, and every
     definition its extraction reads."""
-    digest = hashlib.sha256(shared_definitions().encode())
-    for p in [ROOT / "tests/apps" / app / case["log"], *definitions(app)]:
-        digest.update(str(p.relative_to(ROOT)).encode() + b"\0" + p.read_bytes())
-    digest.update(json.dumps([app, case.get("workload"), case.get("vars", {})], sort_keys=True).encode())
-    return digest.hexdigest()[:32]
+    log = ROOT / "tests/apps" / app / case["log"]
+    what = json.dumps([app, case.get("workload"), case.get("vars", {})], sort_keys=True)
+    return app_key(app, log.relative_to(ROOT), hashlib.sha256(log.read_bytes()).hexdigest(), what)
 
 
 @pytest.fixture(scope="module")
@@ -78,7 +48,7 @@ def extracted(project, tmp_path_factory):
     A case whose log and definitions are unchanged since Ramble last extracted it on this machine
     is read from the cache ($HPCAAS_CACHE/foms/), so only new or changed cases go through Ramble."""
     tmp = tmp_path_factory.mktemp("foms")
-    store = Path(os.environ.get("HPCAAS_CACHE") or Path.home() / ".cache/hpcaas-bench") / "foms"
+    store = cache_folder("foms")
     cases = [
         {
             "app": app,
