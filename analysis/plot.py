@@ -1,6 +1,7 @@
 """PNG figures: scaling curves with the ideal line, and grouped bars for A/B comparisons.
 Functions return PNG bytes; the caller writes them (atomically), so nothing here touches files.
-matplotlib is imported on first use (Agg backend: no display needed)."""
+matplotlib is imported on first use, its Figure drawn by Agg without pyplot (no display, no
+global figure registry, and pyplot's own import is a tenth of a second)."""
 
 import io as _bytes_io
 
@@ -13,19 +14,19 @@ _LEGEND_MAX = 12  # more curves than this are drawn as their median and range
 _BARS_MAX = 40  # categories on one bar chart
 
 
-def _pyplot():
-    import matplotlib
+def axes(figsize):
+    """A new figure of `figsize` inches and its one axes."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.figure import Figure
 
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    return plt
+    fig = Figure(figsize=figsize)
+    FigureCanvasAgg(fig)
+    return fig, fig.subplots()
 
 
 def _png(fig) -> bytes:
     buf = _bytes_io.BytesIO()
     fig.savefig(buf, format="png", dpi=110, bbox_inches="tight")
-    _pyplot().close(fig)
     return buf.getvalue()
 
 
@@ -46,12 +47,11 @@ def _labels(df, by) -> pd.Series:
 def scaling_figure(scaled, by, nodes_col="nodes", weak=False) -> bytes:
     """Speed-up (or weak-scaling efficiency) against the node count, one curve per group,
     log2 axes, with the ideal: y = N / N0 (strong) or 100 % (weak)."""
-    plt = _pyplot()
     y_col = "parallel_efficiency" if weak else "speedup"
     data = scaled[scaled[y_col].notna()].copy()
     data["_label"] = _labels(data, by)
     data = data.sort_values(["_label", nodes_col], kind="stable")
-    fig, ax = plt.subplots(figsize=(7, 4.5))
+    fig, ax = axes((7, 4.5))
     x_all = data[nodes_col].astype(float)
     groups = data.groupby("_label", sort=False)
     if groups.ngroups <= _LEGEND_MAX:
@@ -96,13 +96,12 @@ def scaling_figure(scaled, by, nodes_col="nodes", weak=False) -> bytes:
 def bars_figure(agg, axis, others) -> bytes:
     """Grouped bars: one group per combination of `others`, one bar per value of `axis`;
     a configuration that failed gets no bar and the word FAILED (MISSING) where it would be."""
-    plt = _pyplot()
     data = agg.copy()
     data["_group"] = _labels(data, others)
     groups = list(dict.fromkeys(data["_group"]))[:_BARS_MAX]
     sides = list(dict.fromkeys(data[axis].astype(str)))
     data = data[data["_group"].isin(groups)]
-    fig, ax = plt.subplots(figsize=(max(6, 0.6 * len(groups) * max(1, len(sides)) + 2), 4.5))
+    fig, ax = axes((max(6, 0.6 * len(groups) * max(1, len(sides)) + 2), 4.5))
     width = 0.8 / max(1, len(sides))
     x = np.arange(len(groups))
     for i, side in enumerate(sides):

@@ -28,20 +28,19 @@ def _cell(verdict, heat) -> str:
 def heat_figure(summary: pd.DataFrame, heat: pd.DataFrame, parts) -> bytes:
     """PNG: nodes x parts, coloured by verdict, each cell the fraction of the limit (or of the
     peers' median where the limit is unknown)."""
-    import matplotlib
+    from matplotlib.patches import Rectangle
 
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    from analysis.plot import axes
 
     colours = {"PASS": "#4caf50", "FAIL": "#e53935", "UNSTABLE": "#ffb300", "not checked": "#e0e0e0"}
     nodes = list(heat["node"])
-    fig, ax = plt.subplots(figsize=(1.6 * len(parts) + 1.5, 0.55 * len(nodes) + 1.2))
+    fig, ax = axes((1.6 * len(parts) + 1.5, 0.55 * len(nodes) + 1.2))
     verdicts = summary.set_index(["node", "part"])["verdict"]
     for i, node in enumerate(nodes):
         row = heat[heat["node"] == node].iloc[0]
         for j, part in enumerate(parts):
             verdict = verdicts.get((node, part), "not checked")
-            ax.add_patch(plt.Rectangle((j, i), 1, 1, color=colours[verdict], ec="white", lw=2))
+            ax.add_patch(Rectangle((j, i), 1, 1, color=colours[verdict], ec="white", lw=2))
             value, kind = row[part] if isinstance(row[part], tuple) else (None, "")
             label = (
                 verdict if value is None or pd.isna(value) else f"{value:.0%}" if kind == "limit" else f"{value:.2f}x"
@@ -58,7 +57,6 @@ def heat_figure(summary: pd.DataFrame, heat: pd.DataFrame, parts) -> bytes:
     fig.tight_layout()
     buf = io.BytesIO()
     fig.savefig(buf, format="png", dpi=110)
-    plt.close(fig)
     return buf.getvalue()
 
 
