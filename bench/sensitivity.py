@@ -109,6 +109,15 @@ def measure(unchanged: int = UNCHANGED) -> list:
         raise RuntimeError(f"runs without results: {', '.join(missing)} (their log.txt in {OUT})")
     faults = {f: checks_of(folder, baseline) for f, folder in faults.items()}
     runs = [checks_of(folder, baseline) for folder in runs]
+    text, figures = report(faults, runs, faulty)
+    (OUT.parent / "sensitivity.md").write_text(text)
+    print(text)
+    return figures
+
+
+def report(faults: dict, runs: list, faulty: str) -> tuple:
+    """(the Markdown tables, the false-alarm figures) from the checks of each fault's run
+    ({fault: checks}, in FAULTS' order) and of the unchanged runs."""
     rows, figures = [], []
     for gate in GATES:
         false = sum(1 for r in runs if flagged(r, "FAIL")[gate])
@@ -137,6 +146,4 @@ def measure(unchanged: int = UNCHANGED) -> list:
         + "\n\nLoss each regression caused on the faulty node (% below the other nodes' median; the peers gate's "
         "change):\n\n" + files.render(losses.round(1), "markdown") + "\n"
     )
-    (OUT.parent / "sensitivity.md").write_text(text)
-    print(text)
-    return figures
+    return text, figures
