@@ -128,6 +128,8 @@ class Run:
             )
 
     def build(self, seeded: list):
+        if not seeded:
+            return  # every environment is installed: not even Ramble's config is needed (a Ramble start)
         flags = (self.ramble_config().get("spack", {}).get("install", {}) or {}).get("flags") or ""
         for name in seeded:
             say(f"  {name}: spack install")
