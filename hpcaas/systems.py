@@ -383,7 +383,9 @@ def ramble_config(folder, doc=None) -> dict:
     llc = doc.get("last_level_cache_mib", {}).get("value")
     if llc:  # only where the facts give it: a preset sized from it needs it (needs.variables)
         derived["last_level_cache_bytes"] = str(int(llc * 2**20))
-    return {"variables": {**derived, **variables}, "env_vars": env_vars, "template": template.read_text()}
+    # A system may add lines to its job scripts' header (slurm.tpl's {batch_directives}); none by default.
+    defaults = {"batch_directives": ""}
+    return {"variables": {**derived, **defaults, **variables}, "env_vars": env_vars, "template": template.read_text()}
 
 
 def system_folders(configs_dir=CONFIGS) -> list:
