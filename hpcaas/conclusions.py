@@ -12,6 +12,7 @@ study.yaml `conclusions:` rows:
         ratio: {axis: binding, a: cores, b: threads, at_least: 1.5}   # a better than b by >= x (at_most: <= x)
         ratio: {a: {fabric: yalla, system: s1}, b: {fabric: tcp, system: s2}, at_least: 16}   # two cells
         best: {axis: binding, value: cores}                           # the best value along the axis
+        best: {axis: fabric, value: yalla, every: context}            # ... at each message size alone
         worst: {axis: distribution, value: 'cyclic:cyclic'}           # the worst value along the axis
         order: {axis: nodes, values: ['1', '2', '4']}                 # best to worst, in this order
         speedup: {axis: nodes, at_least: 1.2}                         # largest vs smallest axis value
@@ -24,6 +25,9 @@ study.yaml `conclusions:` rows:
                                             # "a better than b" or "a not better than b", needs none)
 
 Values are the mean over the successful rows of each axis value; FAILED rows never count. With
+`every: <column>` in an axis check, the check holds only if it holds within each value of that
+column on its own (a paper's "consistently", at every message size), not on the mean over them.
+With
 `of: best` in an axis check, each axis value takes its best configuration's mean instead (the
 configurations told apart by every other varying column: a paper that reports the best setting
 per node count, such as Kutzner et al.'s protocol). "Better" follows the metric's direction
@@ -80,6 +84,12 @@ def validate(rows, file) -> list:
             )
         if spec.get("of", "best") != "best":
             raise InputError(file, f"{key}.check.{next(iter(check))}.of", "best (or leave it out: the mean)")
+        if "every" in spec and (cells or kind == "scaling" or not isinstance(spec["every"], str)):
+            raise InputError(
+                file,
+                f"{key}.check.{kind}.every",
+                "a results column, in an axis check (ratio, best, worst, order, speedup)",
+            )
         threshold = row.get("threshold")
         if bounded(check):
             if (
@@ -157,6 +167,8 @@ def evaluate(df: pd.DataFrame, row: dict) -> tuple:
         return (HOLDS if ok else FAILS), f"{ratio:.3g}x"
     if kind == "scaling":
         return _scaling(df, row, spec)
+    if spec.get("every"):
+        return _every(df, row, kind, spec)
     means, direction = _means(df, row)
     if means is None or direction is None:
         return NOT_COMPARABLE, f"no successful {row['metric']} along {spec['axis']}"
@@ -186,6 +198,29 @@ def evaluate(df: pd.DataFrame, row: dict) -> tuple:
         return NOT_COMPARABLE, f"one {spec['axis']} value only"
     speedup, first, last = found
     return (HOLDS if speedup >= spec["at_least"] else FAILS), f"{first} -> {last}: {speedup:.3g}x"
+
+
+def _every(df, row, kind, spec) -> tuple:
+    """The check within each value of the `every` column on its own: it holds if it holds at each
+    value that decides it (and at least one does)."""
+    column = spec["every"]
+    rows = _rows(df, row)
+    if rows is None or rows.empty or column not in rows:
+        return NOT_COMPARABLE, f"no successful {row['metric']} by {column}"
+    inner = {k: v for k, v in spec.items() if k != "every"}
+    decided = {}
+    for value in dict.fromkeys(rows[column].astype(str)):
+        one = {**row, "where_rows": {**(row.get("where_rows") or {}), column: value}, "check": {kind: inner}}
+        status, measured = evaluate(df, one)
+        if status in (HOLDS, FAILS):
+            decided[value] = (status, measured)
+    if not decided:
+        return NOT_COMPARABLE, f"no {column} value decides it"
+    failing = [v for v, (status, _) in decided.items() if status == FAILS]
+    if failing:
+        shown = "; ".join(f"{v}: {decided[v][1]}" for v in failing[:3])
+        return FAILS, f"fails at {len(failing)} of {len(decided)} {column} values ({shown})"
+    return HOLDS, f"holds at each of {len(decided)} {column} values"
 
 
 def _speedup(means, direction):
@@ -255,6 +290,8 @@ def checked(row: dict) -> str:
         f"at most {spec['at_most']}x" if "at_most" in spec else "",
     ]
     text += "".join(f", {b}" for b in bounds if b)
+    if spec.get("every"):
+        text += f", at each {spec['every']} on its own"
     where = row.get("where_rows")
     return text + (f" (rows with {_cell_text(where)})" if where else "")
 

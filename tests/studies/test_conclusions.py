@@ -152,3 +152,37 @@ def test_table11_does_not_follow_from_the_other_choices(tmp_path):
     assert not table11_on_the_papers_numbers(tmp_path, both_builds)[(1, "pearson_r_node_dp_gflops")]
     missed = table11_on_the_papers_numbers(tmp_path, openmpi)
     assert not missed[(1, "pearson_r_mpi_bandwidth")] and not missed[(8, "pearson_r_mpi_bandwidth")]
+
+
+def test_every_holds_only_where_each_value_of_the_column_holds():
+    """ICACC'16 Section 6.1 "Yalla consistently performed better than tcp" (Fig. 1a): checked at
+    each message size on its own, so tcp ahead at small messages fails the claim even when Yalla's
+    mean bandwidth over the sizes (the large messages) is ahead."""
+    import pandas as pd
+
+    doc = studies.load("osu-latency-bandwidth")
+    row = next(r for r in doc["conclusions"] if "consistently" in r["claim"])
+    assert row["check"]["best"]["every"] == "context"
+
+    def results(tcp_at_8_bytes):
+        cells = (("Message Size: 8", 10.0, tcp_at_8_bytes), ("Message Size: 2097152", 6000.0, 2000.0))
+        return pd.DataFrame(
+            {"system": "nci-openstack-sandybridge-56gbe", "fabric": fabric, "context": size}
+            | {"metric": "Bandwidth", "unit": "MB/s", "value": value, "status": "SUCCESS"}
+            for size, yalla, tcp in cells
+            for fabric, value in (("yalla", yalla), ("tcp", tcp))
+        )
+
+    assert conclusions.evaluate(results(5.0), row) == (conclusions.HOLDS, "holds at each of 2 context values")
+    status, measured = conclusions.evaluate(results(50.0), row)
+    assert status == conclusions.FAILS and "Message Size: 8: best fabric: tcp" in measured
+    mean_only = {**row, "check": {"best": {"axis": "fabric", "value": "yalla"}}}
+    assert conclusions.evaluate(results(50.0), mean_only)[0] == conclusions.HOLDS
+
+
+def test_every_is_refused_on_a_two_cell_ratio(tmp_path, monkeypatch):
+    def change(rows):
+        cells = next(r for r in rows if isinstance(r["check"].get("ratio", {}).get("a"), dict))
+        cells["check"]["ratio"]["every"] = "context"
+
+    assert "every" in study_with(tmp_path, monkeypatch, "osu-latency-bandwidth", change)
