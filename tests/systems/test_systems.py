@@ -436,22 +436,27 @@ def test_an_image_fact_the_spack_files_contradict_is_refused(tmp_path):
     assert "openmpi@4.1.8 (image.mpis of system.yaml)" in err.value.expected
 
 
-@pytest.mark.parametrize("name", SYSTEMS)
+def _openmpi_for_mpirun_under_slurm(name):
+    """The `require` of the Open MPI Spack builds on this system for its mpirun under Slurm, or None."""
+    folder = CONFIGS / name
+    variables = yaml.safe_load((folder / "ramble" / "variables.yaml").read_text())["variables"]
+    launcher = variables.get("launcher_for_openmpi", variables.get("launcher", ""))
+    facts = yaml.safe_load((folder / "system.yaml").read_text())
+    packages = (yaml.safe_load((folder / "spack" / "packages.yaml").read_text()) or {}).get("packages", {})
+    required = packages.get("openmpi", {}).get("require")
+    if facts["scheduler"]["value"] != "slurm" or "mpirun" not in str(launcher) or not required:
+        return None
+    return str(required)
+
+
+MPIRUN_UNDER_SLURM = [name for name in SYSTEMS if _openmpi_for_mpirun_under_slurm(name)]
+
+
+@pytest.mark.parametrize("name", MPIRUN_UNDER_SLURM)
 def test_an_open_mpi_spack_builds_for_its_mpirun_under_slurm_finds_the_jobs_nodes(name):
     """SC'23 Section 5: the Apollo ran its own Open MPI 4.1.4 with mpirun ('given the absence of pmix
     library'). Spack's default schedulers=none configures Open MPI --without-slurm, whose mpirun sees
     only the batch node of a 14-node job; schedulers=slurm gives it the allocation (and srun to start
     its daemons, no PMIx needed), and +legacylaunchers keeps the mpirun Spack otherwise removes."""
-    folder = CONFIGS / name
-    variables = yaml.safe_load((folder / "ramble" / "variables.yaml").read_text())["variables"]
-    launcher = variables.get("launcher_for_openmpi", variables.get("launcher", ""))
-    facts = yaml.safe_load((folder / "system.yaml").read_text())
-    required = (
-        (yaml.safe_load((folder / "spack" / "packages.yaml").read_text()) or {})
-        .get("packages", {})
-        .get("openmpi", {})
-        .get("require")
-    )
-    if facts["scheduler"]["value"] != "slurm" or "mpirun" not in str(launcher) or not required:
-        pytest.skip("no Open MPI built here for mpirun under Slurm")
-    assert "schedulers=slurm" in str(required) and "+legacylaunchers" in str(required), required
+    required = _openmpi_for_mpirun_under_slurm(name)
+    assert "schedulers=slurm" in required and "+legacylaunchers" in required, required
