@@ -1,5 +1,6 @@
 """The main job for real: HPCC built by Spack, run by Ramble, exported as tidy CSV."""
 
+import json
 import re
 import subprocess
 from pathlib import Path
@@ -7,7 +8,9 @@ from pathlib import Path
 import pandas as pd
 import pytest
 import yaml
-from testkit import ROOT, place
+from testkit import ROOT, place, run
+
+from hpcaas import environments
 
 EXPERIMENTS = {f"hpcc-{mpi}-{n}ranks": (mpi, n) for mpi in ("openmpi", "mpich") for n in (1, 2)}
 ALWAYS = {
@@ -114,3 +117,35 @@ def test_the_run_used_the_lock_solved_for_this_system_and_says_so(smoke):
     locks = SMOKE.workspace.glob("software/*/spack.lock")
     seeded = {r["hash"] for f in locks for r in json.loads(f.read_text())["roots"]}
     assert roots and seeded == roots
+
+
+def test_its_environments_read_as_installed_as_spack_finds_them(smoke, tmp_path):
+    """environments.installed(), the fast path by which a run skips `spack install`, reads Spack's
+    database as Spack does: after the smoke run every spec of its environments' locks is one
+    `spack find` lists, and each reads as installed; one spec more that Spack lacks, or a recorded
+    prefix removed by hand, and it is not."""
+    store = environments.store({"HPCAAS_CACHE": run("echo $HPCAAS_CACHE").stdout.strip()})
+    found = {spec["hash"] for spec in json.loads(run("spack find --json").stdout or "[]")}
+    envs = sorted(SMOKE.workspace.glob("software/*/spack.lock"))
+    assert envs, f"no Spack environment in {SMOKE.workspace}/software"
+    hashes = set()
+    for lock in envs:
+        assert environments.installed(lock.parent, store), lock
+        hashes |= set(json.loads(lock.read_text())["concrete_specs"])
+    assert hashes <= found, sorted(hashes - found)
+
+    def lock_of(name, specs):
+        folder = tmp_path / name
+        folder.mkdir()
+        (folder / "spack.lock").write_text(json.dumps({"concrete_specs": {h: {} for h in specs}}))
+        return folder
+
+    assert not environments.installed(lock_of("one-more", [*hashes, "a" * 32]), store)
+    first, *rest = sorted(hashes)
+    db = json.loads((store / ".spack-db/index.json").read_text())
+    db["database"]["installs"][first]["path"] = str(tmp_path / "removed")
+    copy = tmp_path / "store"
+    (copy / ".spack-db").mkdir(parents=True)
+    (copy / ".spack-db/index.json").write_text(json.dumps(db))
+    assert environments.installed(lock_of("rest", rest), copy)
+    assert not environments.installed(lock_of("with-removed", [first, *rest]), copy)

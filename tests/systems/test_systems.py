@@ -460,3 +460,30 @@ def test_an_open_mpi_spack_builds_for_its_mpirun_under_slurm_finds_the_jobs_node
     its daemons, no PMIx needed), and +legacylaunchers keeps the mpirun Spack otherwise removes."""
     required = _openmpi_for_mpirun_under_slurm(name)
     assert "schedulers=slurm" in required and "+legacylaunchers" in required, required
+
+
+def _openmpi_under_srun_pmix(name):
+    """(the `require` of the Open MPI Spack builds on this system, its packages.yaml) when its
+    ranks are started by `srun --mpi=pmix`, else None."""
+    folder = CONFIGS / name
+    variables = yaml.safe_load((folder / "ramble" / "variables.yaml").read_text())["variables"]
+    launcher = str(variables.get(f"launcher_{variables.get('launcher_for_openmpi', '')}", ""))
+    packages = (yaml.safe_load((folder / "spack" / "packages.yaml").read_text()) or {}).get("packages", {})
+    required = packages.get("openmpi", {}).get("require")
+    if "--mpi=pmix" not in launcher or not required:
+        return None
+    return str(required), packages
+
+
+SRUN_PMIX = [name for name in SYSTEMS if _openmpi_under_srun_pmix(name)]
+
+
+@pytest.mark.parametrize("name", SRUN_PMIX)
+def test_an_open_mpi_spack_builds_for_srun_pmix_has_slurm_and_the_sites_pmix(name):
+    """Ranks that `srun --mpi=pmix` starts get their PMIx from Slurm's pmix plugin: the Open MPI
+    Spack builds for them needs Slurm support (schedulers=slurm) and the site's PMIx as an
+    external, not one Spack builds that Slurm's plugin would not match."""
+    required, packages = _openmpi_under_srun_pmix(name)
+    assert "schedulers=slurm" in required, required
+    pmix = packages.get("pmix", {})
+    assert pmix.get("buildable") is False and pmix.get("externals"), f"{name}: packages.pmix is not the site's"
