@@ -18,6 +18,7 @@ study.yaml `conclusions:` rows:
         speedup: {axis: nodes, at_least: 1.2}                         # largest vs smallest axis value
         scaling: {axis: nodes, column: filesystem, best: lustre}      # whose speedup along the axis is best
         scaling: {axis: ranks, groups: {fdr: {system: s1}, cloud: {system: s2, fabric: yalla}}, best: cloud}
+        scaling: {axis: ranks, groups: {...}, worst: cloud}           # ... or whose is the lowest
         needs: "IRUS17's ns/day and node prices (Fig. 11)"            # what the claim compares with
       threshold: {ours: "why this bound"}   # with at_least/at_most: the bound's source, one of
                                             # paper: "the paper's words that state it", or
@@ -78,9 +79,13 @@ def validate(rows, file) -> list:
             raise InputError(
                 file, f"{key}.check.{next(iter(check))}.axis", "the results column the claim compares along"
             )
-        if kind == "scaling" and not ((spec.get("column") or isinstance(spec.get("groups"), dict)) and "best" in spec):
+        if kind == "scaling" and not (
+            (spec.get("column") or isinstance(spec.get("groups"), dict)) and len({"best", "worst"} & set(spec)) == 1
+        ):
             raise InputError(
-                file, f"{key}.check.scaling", "column or groups (what is compared) and best (the one that scales best)"
+                file,
+                f"{key}.check.scaling",
+                "column or groups (what is compared) and one of best or worst (the one that scales best or least)",
             )
         if spec.get("of", "best") != "best":
             raise InputError(file, f"{key}.check.{next(iter(check))}.of", "best (or leave it out: the mean)")
@@ -235,8 +240,8 @@ def _speedup(means, direction):
 
 
 def _scaling(df, row, spec) -> tuple:
-    """Which group of `column` speeds up most along the axis (each group's own smallest to
-    largest axis value): the paper's "scales better"."""
+    """Which group of `column` speeds up most (best) or least (worst) along the axis (each
+    group's own smallest to largest axis value): the paper's "scales better", "speed-up ... lower"."""
     rows = _rows(df, row)
     by = spec.get("column") or "groups"
     if rows is None or rows.empty or spec["axis"] not in rows or (spec.get("column") and by not in rows):
@@ -258,9 +263,10 @@ def _scaling(df, row, spec) -> tuple:
             speedups[group] = found[0]
     if len(speedups) < 2:
         return NOT_COMPARABLE, f"fewer than two {by} measured at two {spec['axis']} values"
-    best = max(speedups, key=speedups.get)
+    kind = "best" if "best" in spec else "worst"
+    found = (max if kind == "best" else min)(speedups, key=speedups.get)
     measured = ", ".join(f"{g} {v:.3g}x" for g, v in sorted(speedups.items(), key=lambda kv: -kv[1]))
-    return (HOLDS if best == str(spec["best"]) else FAILS), measured
+    return (HOLDS if found == str(spec[kind]) else FAILS), measured
 
 
 def _cell_text(cell: dict) -> str:
@@ -278,7 +284,7 @@ def checked(row: dict) -> str:
         text = f"the {kind} {spec['axis']}" + (" (each at its best configuration)" if spec.get("of") == "best" else "")
     elif kind == "scaling":
         groups = spec.get("column") or ", ".join(spec["groups"])
-        text = f"whose speed-up along {spec['axis']} is best, by {groups}"
+        text = f"whose speed-up along {spec['axis']} is {'best' if 'best' in spec else 'lowest'}, by {groups}"
     elif kind == "needs":
         return f"not comparable here: needs {spec.strip()}"
     elif kind == "order":

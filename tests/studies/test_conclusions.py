@@ -104,6 +104,14 @@ def test_scaling_names_the_group_that_speeds_up_most(tmp_path):
     assert status == conclusions.HOLDS and measured.startswith("lustre 5.02x, nfs4 3.2x")
     flipped = {**row, "check": {"scaling": {**row["check"]["scaling"], "best": "nfs4"}}}
     assert conclusions.evaluate(numbers, flipped)[0] == conclusions.FAILS
+    spec = {k: v for k, v in row["check"]["scaling"].items() if k != "best"}
+    assert (
+        conclusions.evaluate(numbers, {**row, "check": {"scaling": {**spec, "worst": "nfs4"}}})[0] == conclusions.HOLDS
+    )
+    assert (
+        conclusions.evaluate(numbers, {**row, "check": {"scaling": {**spec, "worst": "lustre"}}})[0]
+        == conclusions.FAILS
+    )
 
 
 def table11_on_the_papers_numbers(tmp_path, change=None):
