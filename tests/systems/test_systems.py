@@ -436,17 +436,22 @@ def test_an_image_fact_the_spack_files_contradict_is_refused(tmp_path):
     assert "openmpi@4.1.8 (image.mpis of system.yaml)" in err.value.expected
 
 
-def _openmpi_for_mpirun_under_slurm(name):
-    """The `require` of the Open MPI Spack builds on this system for its mpirun under Slurm, or None."""
+def _openmpi(name):
+    """(scheduler, the launch line of Open MPI, the `require` of the Open MPI Spack builds or None,
+    packages.yaml's packages) of a system."""
     folder = CONFIGS / name
     variables = yaml.safe_load((folder / "ramble" / "variables.yaml").read_text())["variables"]
-    launcher = variables.get("launcher_for_openmpi", variables.get("launcher", ""))
-    facts = yaml.safe_load((folder / "system.yaml").read_text())
+    line = str(variables.get(f"launcher_{variables.get('launcher_for_openmpi', variables.get('launcher'))}", ""))
+    scheduler = yaml.safe_load((folder / "system.yaml").read_text())["scheduler"]["value"]
     packages = (yaml.safe_load((folder / "spack" / "packages.yaml").read_text()) or {}).get("packages", {})
     required = packages.get("openmpi", {}).get("require")
-    if facts["scheduler"]["value"] != "slurm" or "mpirun" not in str(launcher) or not required:
-        return None
-    return str(required)
+    return scheduler, line, str(required) if required else None, packages
+
+
+def _openmpi_for_mpirun_under_slurm(name):
+    """The `require` of the Open MPI Spack builds on this system for its mpirun under Slurm, or None."""
+    scheduler, line, required, _ = _openmpi(name)
+    return required if scheduler == "slurm" and line.startswith("mpirun") else None
 
 
 MPIRUN_UNDER_SLURM = [name for name in SYSTEMS if _openmpi_for_mpirun_under_slurm(name)]
@@ -463,16 +468,10 @@ def test_an_open_mpi_spack_builds_for_its_mpirun_under_slurm_finds_the_jobs_node
 
 
 def _openmpi_under_srun_pmix(name):
-    """(the `require` of the Open MPI Spack builds on this system, its packages.yaml) when its
-    ranks are started by `srun --mpi=pmix`, else None."""
-    folder = CONFIGS / name
-    variables = yaml.safe_load((folder / "ramble" / "variables.yaml").read_text())["variables"]
-    launcher = str(variables.get(f"launcher_{variables.get('launcher_for_openmpi', '')}", ""))
-    packages = (yaml.safe_load((folder / "spack" / "packages.yaml").read_text()) or {}).get("packages", {})
-    required = packages.get("openmpi", {}).get("require")
-    if "--mpi=pmix" not in launcher or not required:
-        return None
-    return str(required), packages
+    """(the `require` of the Open MPI Spack builds on this system, its packages) when its ranks are
+    started by `srun --mpi=pmix`, else None."""
+    _, line, required, packages = _openmpi(name)
+    return (required, packages) if required and "--mpi=pmix" in line else None
 
 
 SRUN_PMIX = [name for name in SYSTEMS if _openmpi_under_srun_pmix(name)]
